@@ -1,0 +1,128 @@
+#include "ir/computation.h"
+
+#include "absl/container/flat_hash_set.h"
+#include "absl/strings/str_cat.h"
+#include "ir/module.h"
+
+namespace hlo {
+
+Instruction* Computation::AddInstruction(std::unique_ptr<Instruction> inst) {
+  Instruction* raw = inst.get();
+  raw->parent_ = this;
+  raw->unique_id_ = next_id_++;
+  list_.push_back(std::move(inst));
+  where_[raw] = std::prev(list_.end());
+  if (raw->opcode() == Opcode::kParameter && raw->parameter_number() >= 0) {
+    int64_t n = raw->parameter_number();
+    if (static_cast<int64_t>(parameters_.size()) <= n) parameters_.resize(n + 1, nullptr);
+    parameters_[n] = raw;
+  }
+  return raw;
+}
+
+absl::Status Computation::RemoveInstruction(Instruction* inst) {
+  if (inst->user_count() != 0)
+    return absl::FailedPreconditionError(absl::StrCat("cannot remove ", inst->name(), ": it has users"));
+  if (inst == root_)
+    return absl::FailedPreconditionError(absl::StrCat("cannot remove root ", inst->name()));
+  auto it = where_.find(inst);
+  if (it == where_.end())
+    return absl::NotFoundError(absl::StrCat(inst->name(), " is not in computation ", name_));
+  inst->RemoveAllOperands();
+  inst->DropAllControlDeps();
+  if (inst->opcode() == Opcode::kParameter) {
+    for (auto& p : parameters_)
+      if (p == inst) p = nullptr;
+  }
+  list_.erase(it->second);
+  where_.erase(it);
+  return absl::OkStatus();
+}
+
+int64_t Computation::RemoveDeadInstructions() {
+  int64_t removed = 0;
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    for (Instruction* inst : instructions()) {
+      if (inst == root_ || inst->user_count() != 0 || inst->HasSideEffect() ||
+          inst->opcode() == Opcode::kParameter || !inst->control_successors().empty())
+        continue;
+      if (RemoveInstruction(inst).ok()) {
+        ++removed;
+        changed = true;
+      }
+    }
+  }
+  return removed;
+}
+
+std::vector<Instruction*> Computation::instructions() const {
+  std::vector<Instruction*> out;
+  out.reserve(list_.size());
+  for (const auto& p : list_) out.push_back(p.get());
+  return out;
+}
+
+std::vector<Instruction*> Computation::MakePostOrder() const {
+  std::vector<Instruction*> order;
+  order.reserve(list_.size());
+  absl::flat_hash_set<const Instruction*> visited;
+  // Iterative DFS: (instruction, next edge index); edges = operands then control preds.
+  std::vector<std::pair<Instruction*, size_t>> stack;
+  auto visit = [&](Instruction* start) {
+    if (!visited.insert(start).second) return;
+    stack.push_back({start, 0});
+    while (!stack.empty()) {
+      auto& [inst, next] = stack.back();
+      size_t n_ops = inst->operands().size();
+      size_t n_all = n_ops + inst->control_predecessors().size();
+      if (next < n_all) {
+        Instruction* dep = next < n_ops ? inst->operands()[next] : inst->control_predecessors()[next - n_ops];
+        ++next;
+        if (visited.insert(dep).second) stack.push_back({dep, 0});
+      } else {
+        order.push_back(inst);
+        stack.pop_back();
+      }
+    }
+  };
+  for (const auto& p : list_) {
+    Instruction* inst = p.get();
+    if (inst->users().empty() && inst->control_successors().empty() && inst != root_) visit(inst);
+    else if (inst == root_) continue;
+  }
+  // The root last among the roots, as XLA prints it, unless already emitted.
+  if (root_) visit(root_);
+  // Anything unreachable from a user-less instruction (cycles) still gets printed.
+  for (const auto& p : list_) visit(p.get());
+  return order;
+}
+
+Instruction* Computation::FindInstruction(absl::string_view name) const {
+  for (const auto& p : list_)
+    if (p->name() == name) return p.get();
+  return nullptr;
+}
+
+std::unique_ptr<Computation> Computation::Clone(const std::string& new_name) const {
+  auto out = std::make_unique<Computation>(new_name);
+  out->execution_thread_ = execution_thread_;
+  out->loc_ = loc_;
+  absl::flat_hash_map<const Instruction*, Instruction*> map;
+  for (Instruction* inst : MakePostOrder()) {
+    auto copy = std::make_unique<Instruction>(inst->opcode(), inst->name(), inst->shape());
+    copy->set_loc(inst->loc());
+    copy->set_parameter_number(inst->parameter_number());
+    if (inst->has_literal()) copy->set_literal(inst->literal());
+    for (const auto& [n, v] : inst->attrs()) copy->SetAttr(n, v);
+    for (Instruction* op : inst->operands()) copy->AppendOperand(map.at(op));
+    Instruction* raw = out->AddInstruction(std::move(copy));
+    for (Instruction* pred : inst->control_predecessors()) map.at(pred)->AddControlDependencyTo(raw);
+    map[inst] = raw;
+  }
+  if (root_) out->root_ = map.at(root_);
+  return out;
+}
+
+}  // namespace hlo

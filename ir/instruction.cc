@@ -1,0 +1,130 @@
+#include "ir/instruction.h"
+
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
+#include "ir/computation.h"
+
+namespace hlo {
+namespace {
+
+void EraseOne(std::vector<Instruction*>& v, Instruction* x) {
+  auto it = std::find(v.begin(), v.end(), x);
+  if (it != v.end()) v.erase(it);
+}
+
+void AddUnique(std::vector<Instruction*>& v, Instruction* x) {
+  if (std::find(v.begin(), v.end(), x) == v.end()) v.push_back(x);
+}
+
+}  // namespace
+
+Instruction::Instruction(Opcode opcode, std::string name, Shape shape)
+    : opcode_(opcode), name_(std::move(name)), shape_(std::move(shape)) {}
+
+void Instruction::AppendOperand(Instruction* op) {
+  operands_.push_back(op);
+  AddUnique(op->users_, this);
+}
+
+void Instruction::ReplaceOperand(int64_t i, Instruction* new_op) {
+  Instruction* old = operands_[i];
+  if (old == new_op) return;
+  operands_[i] = new_op;
+  if (std::find(operands_.begin(), operands_.end(), old) == operands_.end()) EraseOne(old->users_, this);
+  AddUnique(new_op->users_, this);
+}
+
+absl::Status Instruction::ReplaceAllUsesWith(Instruction* other) {
+  if (other == this) return absl::OkStatus();
+  if (!shape_.Compatible(other->shape_)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("cannot replace uses of ", name_, " by ", other->name_, ": shapes differ"));
+  }
+  std::vector<Instruction*> users = users_;
+  for (Instruction* user : users) {
+    for (int64_t i = 0; i < user->operand_count(); ++i)
+      if (user->operands_[i] == this) user->operands_[i] = other;
+    AddUnique(other->users_, user);
+  }
+  users_.clear();
+  if (parent_ && parent_->root() == this) parent_->set_root(other);
+  return absl::OkStatus();
+}
+
+void Instruction::RemoveAllOperands() {
+  for (Instruction* op : operands_) EraseOne(op->users_, this);
+  operands_.clear();
+}
+
+void Instruction::AddControlDependencyTo(Instruction* successor) {
+  AddUnique(control_successors_, successor);
+  AddUnique(successor->control_predecessors_, this);
+}
+
+void Instruction::RemoveControlDependencyTo(Instruction* successor) {
+  EraseOne(control_successors_, successor);
+  EraseOne(successor->control_predecessors_, this);
+}
+
+void Instruction::DropAllControlDeps() {
+  for (Instruction* p : control_predecessors_) EraseOne(p->control_successors_, this);
+  for (Instruction* s : control_successors_) EraseOne(s->control_predecessors_, this);
+  control_predecessors_.clear();
+  control_successors_.clear();
+}
+
+const AttrValue* Instruction::FindAttr(absl::string_view name) const {
+  for (const auto& [n, v] : attrs_)
+    if (n == name) return &v;
+  return nullptr;
+}
+
+void Instruction::SetAttr(absl::string_view name, AttrValue value) {
+  for (auto& [n, v] : attrs_) {
+    if (n == name) {
+      v = std::move(value);
+      return;
+    }
+  }
+  attrs_.emplace_back(std::string(name), std::move(value));
+}
+
+void Instruction::RemoveAttr(absl::string_view name) {
+  attrs_.erase(std::remove_if(attrs_.begin(), attrs_.end(),
+                              [&](const auto& p) { return p.first == name; }),
+               attrs_.end());
+}
+
+std::vector<Computation*> Instruction::called_computations() const {
+  std::vector<Computation*> out;
+  for (const auto& [n, v] : attrs_) {
+    if (auto* c = std::get_if<Computation*>(&v)) {
+      if (*c) out.push_back(*c);
+    } else if (auto* cs = std::get_if<std::vector<Computation*>>(&v)) {
+      for (Computation* c2 : *cs) out.push_back(c2);
+    }
+  }
+  return out;
+}
+
+void Instruction::ReplaceCalledComputation(Computation* from, Computation* to) {
+  for (auto& [n, v] : attrs_) {
+    if (auto* c = std::get_if<Computation*>(&v)) {
+      if (*c == from) *c = to;
+    } else if (auto* cs = std::get_if<std::vector<Computation*>>(&v)) {
+      for (Computation*& c2 : *cs)
+        if (c2 == from) c2 = to;
+    }
+  }
+}
+
+bool Instruction::IsRoot() const { return parent_ && parent_->root() == this; }
+
+bool Instruction::HasSideEffect() const {
+  if (hlo::HasSideEffect(opcode_)) return true;
+  if (opcode_ == Opcode::kCustomCall) return AttrOr<bool>("custom_call_has_side_effect", false);
+  return false;
+}
+
+}  // namespace hlo

@@ -1,0 +1,91 @@
+// Literals: typed values of a shape, stored in the physical order of the
+// shape's layout (layout_index.h), one unpacked element per
+// PrimitiveTypeByteSize() bytes. Tuples hold element literals.
+#pragma once
+
+#include <complex>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+#include "ir/layout_index.h"
+#include "ir/shape.h"
+
+namespace hlo {
+
+class Literal {
+ public:
+  Literal() = default;
+  // Zero-filled storage for an array shape (a default layout is filled in if
+  // missing); tuples get one zero literal per element.
+  explicit Literal(const Shape& shape);
+
+  const Shape& shape() const { return shape_; }
+  bool IsTuple() const { return shape_.IsTuple(); }
+
+  // `{...}` in the text: values were not given. The parser fills such a
+  // literal deterministically (FillElided); the printer prints `{...}` back.
+  bool elided() const { return elided_; }
+  void set_elided(bool e) { elided_ = e; }
+
+  // --- raw physical storage (arrays) ---
+  uint8_t* data() { return data_.data(); }
+  const uint8_t* data() const { return data_.data(); }
+  size_t size_bytes() const { return data_.size(); }
+  int64_t physical_count() const;  // element slots in the buffer
+  int element_bytes() const { return PrimitiveTypeByteSize(shape_.element_type()); }
+
+  // Typed raw access by physical slot. T must be the storage type of the
+  // element type: bool/uint8_t for pred, intN_t/uintN_t for integers
+  // (int8_t/uint8_t for sub-byte ints), uint16_t bits for f16/bf16,
+  // uint8_t bits for f8/f4, float/double, std::complex<float/double>.
+  template <typename T>
+  T GetRaw(int64_t slot) const {
+    T v;
+    std::memcpy(&v, data_.data() + slot * sizeof(T), sizeof(T));
+    return v;
+  }
+  template <typename T>
+  void SetRaw(int64_t slot, T v) {
+    std::memcpy(data_.data() + slot * sizeof(T), &v, sizeof(T));
+  }
+  // Physical slot of a logical multi-index.
+  int64_t Slot(absl::Span<const int64_t> index) const { return LinearIndex(shape_, index); }
+
+  // Value conversions through the element type (implemented in
+  // literal_values.cc): floats of every width (f16/bf16/f8/f4 decoded from
+  // their bits), ints, pred (0/1); complex gives the real part for
+  // GetDouble and both parts for GetComplex.
+  double GetDouble(int64_t slot) const;
+  int64_t GetInt(int64_t slot) const;   // integer/pred types (u64 bit-cast)
+  std::complex<double> GetComplex(int64_t slot) const;
+  // Rounds to nearest even for narrow floats; wraps for ints.
+  void SetDouble(int64_t slot, double v);
+  void SetInt(int64_t slot, int64_t v);
+  void SetComplex(int64_t slot, std::complex<double> v);
+
+  // Fills an elided literal with deterministic values (same bits for the
+  // same shape every time; pred masked to 0/1, floats finite and small).
+  void FillDeterministic(uint64_t seed = 0);
+
+  // --- tuples ---
+  const std::vector<Literal>& tuple_elements() const { return elements_; }
+  std::vector<Literal>& mutable_tuple_elements() { return elements_; }
+
+  // A copy of this array literal in another layout (same logical values).
+  Literal Relayout(const Layout& layout) const;
+
+  // Same shape (layouts ignored), same logical values bit for bit.
+  bool LogicallyEqual(const Literal& other) const;
+
+ private:
+  Shape shape_;
+  bool elided_ = false;
+  std::vector<uint8_t> data_;
+  std::vector<Literal> elements_;
+};
+
+}  // namespace hlo

@@ -1,0 +1,138 @@
+// Shapes and layouts. Shapes are values: cheap to copy, compared
+// structurally. A layout is part of an array shape; the parser fills the
+// default (major-to-minor) layout when the text has none, as XLA does.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "absl/types/span.h"
+#include "ir/element_type.h"
+
+namespace hlo {
+
+class Shape;
+
+// A tile (T(8,128)); kCombineDimension marks a `*` entry.
+struct Tile {
+  static constexpr int64_t kCombineDimension = std::numeric_limits<int64_t>::min();
+  std::vector<int64_t> dims;
+  bool operator==(const Tile& o) const { return dims == o.dims; }
+  bool operator!=(const Tile& o) const { return !(*this == o); }
+};
+
+// SC(dimension:split_index,...)
+struct SplitConfig {
+  int64_t dimension = 0;
+  std::vector<int64_t> split_indices;
+  bool operator==(const SplitConfig& o) const {
+    return dimension == o.dimension && split_indices == o.split_indices;
+  }
+};
+
+struct Layout {
+  std::vector<int64_t> minor_to_major;
+  // Sparse dim level types kept as written: "D", "C", "S", "H", each
+  // optionally followed by '+' (non-unique) and/or '~' (unordered).
+  std::vector<std::string> dim_level_types;
+  std::vector<Tile> tiles;
+  int64_t tail_padding_alignment_in_elements = 1;              // L(n)
+  PrimitiveType index_primitive_type = PrimitiveType::kInvalid;   // #(t)
+  PrimitiveType pointer_primitive_type = PrimitiveType::kInvalid; // *(t)
+  int64_t element_size_in_bits = 0;                            // E(n); 0 = natural
+  int64_t memory_space = 0;                                    // S(n)
+  std::vector<SplitConfig> split_configs;                      // SC(...)
+  std::vector<Shape> physical_shape;                           // P(shape): 0 or 1 entries
+  int64_t dynamic_shape_metadata_prefix_bytes = 0;             // M(n)
+
+  // True if any part after minor_to_major differs from its default.
+  bool HasNonDefaultTail() const;
+  bool operator==(const Layout& o) const;
+  bool operator!=(const Layout& o) const { return !(*this == o); }
+};
+
+class Shape {
+ public:
+  // Value stored in dims() for an unbounded dynamic dimension (`?`).
+  static constexpr int64_t kUnboundedSize = std::numeric_limits<int64_t>::min();
+
+  Shape() = default;  // an invalid shape
+  static Shape Array(PrimitiveType type, absl::Span<const int64_t> dims);  // default layout
+  static Shape ArrayNoLayout(PrimitiveType type, absl::Span<const int64_t> dims);
+  static Shape Scalar(PrimitiveType type) { return Array(type, {}); }
+  static Shape Tuple(std::vector<Shape> elements);
+  static Shape Token();
+  static Shape Opaque();
+
+  PrimitiveType element_type() const { return element_type_; }
+  void set_element_type(PrimitiveType t) { element_type_ = t; }
+
+  bool IsArray() const { return IsArrayType(element_type_); }
+  bool IsTuple() const { return is_tuple_; }
+  bool IsToken() const { return element_type_ == PrimitiveType::TOKEN; }
+  bool IsOpaque() const { return element_type_ == PrimitiveType::OPAQUE_TYPE; }
+  bool IsValid() const { return is_tuple_ || element_type_ != PrimitiveType::kInvalid; }
+  bool IsScalar() const { return IsArray() && dims_.empty(); }
+  // Buffer shape wrapper `b(shape)` (newer XLA); the element shape is tuple_shapes()[0].
+  bool IsBuffer() const { return is_buffer_; }
+  static Shape Buffer(Shape element);
+
+  // --- arrays ---
+  int64_t rank() const { return static_cast<int64_t>(dims_.size()); }
+  const std::vector<int64_t>& dims() const { return dims_; }
+  int64_t dim(int64_t i) const { return dims_[i]; }
+  void set_dim(int64_t i, int64_t v) { dims_[i] = v; }
+  // Dynamic dims: a bounded dim (`<=N`) has dims()[i] == N and is_dynamic_dim(i);
+  // an unbounded one (`?`) has dims()[i] == kUnboundedSize and is_dynamic_dim(i).
+  bool is_dynamic_dim(int64_t i) const { return dynamic_[i]; }
+  void set_dynamic_dim(int64_t i, bool d) { dynamic_[i] = d; }
+  const std::vector<bool>& dynamic_dims() const { return dynamic_; }
+  bool IsStatic() const;  // no dynamic dims anywhere (recursing into tuples)
+  void AddDim(int64_t size, bool dynamic = false);
+  // Product of dims (bounds for dynamic dims); 1 for scalars; 0 for tuples.
+  int64_t ElementCount() const;
+
+  bool has_layout() const { return has_layout_; }
+  const Layout& layout() const { return layout_; }
+  Layout& mutable_layout() { has_layout_ = true; return layout_; }
+  void set_layout(Layout l) { layout_ = std::move(l); has_layout_ = true; }
+  void clear_layout() { layout_ = Layout(); has_layout_ = false; }
+  // Sets minor_to_major = {rank-1, ..., 0} (recursing into tuples) where no layout is set.
+  void FillDefaultLayoutIfMissing();
+  static std::vector<int64_t> DefaultMinorToMajor(int64_t rank);
+
+  // --- tuples ---
+  const std::vector<Shape>& tuple_shapes() const { return tuple_shapes_; }
+  std::vector<Shape>& mutable_tuple_shapes() { return tuple_shapes_; }
+  const Shape& tuple_shape(int64_t i) const { return tuple_shapes_[i]; }
+  int64_t tuple_size() const { return static_cast<int64_t>(tuple_shapes_.size()); }
+  // Sub-shape at a ShapeIndex path, or nullptr if the path is invalid.
+  const Shape* SubShape(absl::Span<const int64_t> index) const;
+
+  // Same type and dims (incl. dynamic flags) recursively; layouts ignored.
+  bool Compatible(const Shape& other) const;
+  // Compatible and layouts equal too.
+  bool operator==(const Shape& other) const;
+  bool operator!=(const Shape& other) const { return !(*this == other); }
+
+ private:
+  PrimitiveType element_type_ = PrimitiveType::kInvalid;
+  bool is_tuple_ = false;
+  bool is_buffer_ = false;
+  bool has_layout_ = false;
+  std::vector<int64_t> dims_;
+  std::vector<bool> dynamic_;
+  std::vector<Shape> tuple_shapes_;
+  Layout layout_;
+};
+
+// (param shapes) -> result, as in entry_computation_layout and signatures.
+struct ProgramShape {
+  std::vector<Shape> parameters;
+  std::vector<std::string> parameter_names;  // may be empty
+  Shape result;
+};
+
+}  // namespace hlo
