@@ -87,13 +87,12 @@ std::vector<Instruction*> Computation::MakePostOrder() const {
       }
     }
   };
+  // Every instruction nobody depends on (and the root) starts a DFS, in
+  // creation order, as XLA prints it.
   for (const auto& p : list_) {
     Instruction* inst = p.get();
-    if (inst->users().empty() && inst->control_successors().empty() && inst != root_) visit(inst);
-    else if (inst == root_) continue;
+    if ((inst->users().empty() && inst->control_successors().empty()) || inst == root_) visit(inst);
   }
-  // The root last among the roots, as XLA prints it, unless already emitted.
-  if (root_) visit(root_);
   // Anything unreachable from a user-less instruction (cycles) still gets printed.
   for (const auto& p : list_) visit(p.get());
   return order;

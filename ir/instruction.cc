@@ -22,17 +22,22 @@ void AddUnique(std::vector<Instruction*>& v, Instruction* x) {
 Instruction::Instruction(Opcode opcode, std::string name, Shape shape)
     : opcode_(opcode), name_(std::move(name)), shape_(std::move(shape)) {}
 
+// `this` is in op->users_ exactly when op is among this->operands_; checking
+// our own (short) operand list keeps edge insertion O(operands), not
+// O(users), which matters for values with thousands of users.
 void Instruction::AppendOperand(Instruction* op) {
+  bool already_user = std::find(operands_.begin(), operands_.end(), op) != operands_.end();
   operands_.push_back(op);
-  AddUnique(op->users_, this);
+  if (!already_user) op->users_.push_back(this);
 }
 
 void Instruction::ReplaceOperand(int64_t i, Instruction* new_op) {
   Instruction* old = operands_[i];
   if (old == new_op) return;
+  bool already_user = std::find(operands_.begin(), operands_.end(), new_op) != operands_.end();
   operands_[i] = new_op;
   if (std::find(operands_.begin(), operands_.end(), old) == operands_.end()) EraseOne(old->users_, this);
-  AddUnique(new_op->users_, this);
+  if (!already_user) new_op->users_.push_back(this);
 }
 
 absl::Status Instruction::ReplaceAllUsesWith(Instruction* other) {
@@ -43,9 +48,11 @@ absl::Status Instruction::ReplaceAllUsesWith(Instruction* other) {
   }
   std::vector<Instruction*> users = users_;
   for (Instruction* user : users) {
+    bool already_user =
+        std::find(user->operands_.begin(), user->operands_.end(), other) != user->operands_.end();
     for (int64_t i = 0; i < user->operand_count(); ++i)
       if (user->operands_[i] == this) user->operands_[i] = other;
-    AddUnique(other->users_, user);
+    if (!already_user) other->users_.push_back(user);
   }
   users_.clear();
   if (parent_ && parent_->root() == this) parent_->set_root(other);

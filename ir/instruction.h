@@ -88,6 +88,9 @@ class Instruction {
     return v ? *v : def;
   }
   void SetAttr(absl::string_view name, AttrValue value);
+  // Replaces the whole attribute list at once (names must be unique). Used
+  // by the parser to hand over attributes without per-entry copies.
+  void set_attrs(std::vector<std::pair<std::string, AttrValue>> attrs) { attrs_ = std::move(attrs); }
   void RemoveAttr(absl::string_view name);
 
   // Every computation this instruction calls (to_apply, body, branches, ...)

@@ -66,6 +66,12 @@ class Literal {
   void SetDouble(int64_t slot, double v);
   void SetInt(int64_t slot, int64_t v);
   void SetComplex(int64_t slot, std::complex<double> v);
+  // Raw bits of one element, zero-extended (element_bytes() bytes; e.g. the
+  // f16/bf16/f8 encodings, f32/f64 bit patterns incl. NaN payloads; see
+  // ir/float_format.h for decoding; for c64/c128 the real part's bits).
+  // SetFloatBits stores the low bytes.
+  uint64_t GetFloatBits(int64_t slot) const;
+  void SetFloatBits(int64_t slot, uint64_t bits);
 
   // Fills an elided literal with deterministic values (same bits for the
   // same shape every time; pred masked to 0/1, floats finite and small).

@@ -3,6 +3,8 @@
 // shape and by the verifier to check written shapes.
 #pragma once
 
+#include <string>
+
 #include "absl/status/statusor.h"
 #include "ir/instruction.h"
 
@@ -12,5 +14,15 @@ namespace hlo {
 // problem (operand count, rank, element type, attribute range, ...), not
 // the instruction; callers add location and name.
 absl::StatusOr<Shape> InferShape(const Instruction& inst);
+
+// A short rendering of a shape for error messages, without layouts:
+// `f32[2,<=3,?]`, `(f32[], token[])`.
+std::string ShapeToMessageString(const Shape& shape);
+
+// XLA's ShapeUtil::Compatible: same structure, element types and
+// dimensions; layouts and dynamic flags ignored (an unbounded `?` dimension
+// matches any size). With `ignore_fp_precision`, any two floating-point
+// element types match (XLA's CompatibleIgnoringFpPrecision).
+bool ShapesCompatible(const Shape& a, const Shape& b, bool ignore_fp_precision = false);
 
 }  // namespace hlo

@@ -17,6 +17,10 @@ struct ParseOptions {
   std::string filename = "<stdin>";  // used in diagnostics
   bool fill_missing_layouts = true;
   int max_recursion_depth = 500;
+  // Current XLA rejects custom-call api_version=API_VERSION_UNSPECIFIED, but
+  // dumps from older exporters (PyTorch/XLA) contain it. Accepted (and kept
+  // as written) unless this is set.
+  bool reject_unspecified_api_version = false;
 };
 
 // Parses a whole module (with or without the `HloModule` header). On error

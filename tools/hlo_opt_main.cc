@@ -1,1 +1,362 @@
-int main() { return 0; }
+// hlo-opt: parse, verify and print HLO text (and, in a later issue, run
+// passes). See docs/cli.md for the full reference.
+//
+// Exit status: 0 on success, 1 on any error (usage, I/O, parse, verify).
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/string_view.h"
+#include "ir/printer.h"
+#include "ir/verifier.h"
+#include "parser/parser.h"
+#include "tools/cli_flags.h"
+
+namespace hlo {
+namespace {
+
+constexpr char kProgram[] = "hlo-opt";
+constexpr char kSplitMarker[] = "// -----";
+
+struct Options {
+  bool help = false;
+  bool no_verify = false;
+  bool strict = false;
+  bool split_input_file = false;
+  bool print_operand_shapes = false;
+  bool short_form = false;
+  bool no_large_constants = false;
+  bool no_metadata = false;
+  bool list_passes = false;
+  bool list_stages = false;
+  std::string output = "-";
+  std::string passes;
+  std::string platform;
+  std::string stage = "hlo";
+  std::string format = "hlo";
+};
+
+void Error(absl::string_view message) {
+  std::string line = absl::StrCat(kProgram, ": error: ", message, "\n");
+  fwrite(line.data(), 1, line.size(), stderr);
+}
+
+void Note(absl::string_view message) {
+  std::string line = absl::StrCat(kProgram, ": note: ", message, "\n");
+  fwrite(line.data(), 1, line.size(), stderr);
+}
+
+// Prints a diagnostic message as produced by the parser/verifier (already
+// in `file:line:col: error: ...` form), newline-terminated.
+void PrintDiagnostics(absl::string_view message) {
+  std::string text(message);
+  if (text.empty()) text = "error: unknown failure";
+  if (text.back() != '\n') text.push_back('\n');
+  fwrite(text.data(), 1, text.size(), stderr);
+}
+
+int UsageError(absl::string_view message) {
+  Error(message);
+  std::string hint = absl::StrCat("run '", kProgram, " --help' for usage\n");
+  fwrite(hint.data(), 1, hint.size(), stderr);
+  return 1;
+}
+
+absl::StatusOr<std::string> ReadAll(int fd, const std::string& what) {
+  std::string data;
+  char buf[1 << 16];
+  for (;;) {
+    ssize_t n = read(fd, buf, sizeof(buf));
+    if (n == 0) break;
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return absl::InvalidArgumentError(
+          absl::StrCat("cannot read '", what, "': ", strerror(errno)));
+    }
+    data.append(buf, static_cast<size_t>(n));
+  }
+  return data;
+}
+
+absl::StatusOr<std::string> ReadInput(const std::string& path) {
+  if (path == "-") return ReadAll(STDIN_FILENO, "<stdin>");
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    return absl::NotFoundError(absl::StrCat("cannot open '", path, "': ", strerror(errno)));
+  }
+  struct stat st;
+  if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+    close(fd);
+    return absl::InvalidArgumentError(absl::StrCat("cannot read '", path, "': is a directory"));
+  }
+  absl::StatusOr<std::string> data = ReadAll(fd, path);
+  close(fd);
+  return data;
+}
+
+absl::Status WriteFully(int fd, absl::string_view data, const std::string& what) {
+  while (!data.empty()) {
+    ssize_t n = write(fd, data.data(), data.size());
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return absl::InternalError(absl::StrCat("cannot write '", what, "': ", strerror(errno)));
+    }
+    data.remove_prefix(static_cast<size_t>(n));
+  }
+  return absl::OkStatus();
+}
+
+// Writes `data` to the regular file `path` atomically: a temporary file in
+// the same directory, then rename(). On failure nothing is left behind and an
+// existing file is untouched. `shown` is the name used in messages.
+absl::Status WriteFileAtomically(const std::string& path, const std::string& shown,
+                                 absl::string_view data) {
+  std::string tmp = absl::StrCat(path, ".tmp.XXXXXX");
+  std::vector<char> tmpl(tmp.begin(), tmp.end());
+  tmpl.push_back('\0');
+  int fd = mkstemp(tmpl.data());
+  if (fd < 0) {
+    return absl::InternalError(
+        absl::StrCat("cannot create output file '", shown, "': ", strerror(errno)));
+  }
+  tmp.assign(tmpl.data());
+  // mkstemp creates the file 0600; give it the usual 0666 & ~umask.
+  mode_t mask = umask(0);
+  umask(mask);
+  (void)fchmod(fd, 0666 & ~mask);
+  absl::Status st = WriteFully(fd, data, shown);
+  if (close(fd) != 0 && st.ok()) {
+    st = absl::InternalError(absl::StrCat("cannot write '", shown, "': ", strerror(errno)));
+  }
+  if (st.ok() && rename(tmp.c_str(), path.c_str()) != 0) {
+    st = absl::InternalError(
+        absl::StrCat("cannot rename output into '", shown, "': ", strerror(errno)));
+  }
+  if (!st.ok()) unlink(tmp.c_str());
+  return st;
+}
+
+// Writes the output to stdout ("-"), a special file (in place), or a
+// regular file (atomically, through the link if `path` is a symlink).
+absl::Status WriteOutput(const std::string& path, absl::string_view data) {
+  if (path == "-") {
+    fflush(stdout);
+    return WriteFully(STDOUT_FILENO, data, "<stdout>");
+  }
+  std::string target = path;
+  struct stat st_target;
+  if (stat(path.c_str(), &st_target) == 0 && !S_ISREG(st_target.st_mode)) {
+    // A device, FIFO or the like (/dev/stdout, /dev/null): write in place;
+    // renaming over it would replace the special file.
+    int fd = open(path.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
+    if (fd < 0) {
+      return absl::InternalError(absl::StrCat("cannot open output '", path, "': ", strerror(errno)));
+    }
+    absl::Status st = WriteFully(fd, data, path);
+    close(fd);
+    return st;
+  }
+  struct stat st_link;
+  if (lstat(path.c_str(), &st_link) == 0 && S_ISLNK(st_link.st_mode)) {
+    // Replace the file the link points to, not the link itself.
+    char* resolved = realpath(path.c_str(), nullptr);
+    if (resolved != nullptr) {
+      target = resolved;
+      free(resolved);
+    }
+  }
+  return WriteFileAtomically(target, path, data);
+}
+
+
+// Parses, verifies and prints one module. On failure the diagnostics have
+// been reported to stderr and false is returned.
+bool ProcessModule(absl::string_view text, const std::string& filename, const Options& opts,
+                   const PrintOptions& print_options, std::string* out) {
+  ParseOptions parse_options;
+  parse_options.filename = filename;
+  parse_options.reject_unspecified_api_version = opts.strict;
+  absl::StatusOr<std::unique_ptr<Module>> module = ParseModule(text, parse_options);
+  if (!module.ok()) {
+    PrintDiagnostics(module.status().message());
+    return false;
+  }
+  if (!opts.no_verify) {
+    absl::Status st = VerifyModule(**module);
+    if (!st.ok()) {
+      PrintDiagnostics(st.message());
+      return false;
+    }
+  }
+  *out = PrintModule(**module, print_options);
+  if (!out->empty() && out->back() != '\n') out->push_back('\n');
+  return true;
+}
+
+std::string UsageDescription() {
+  return "Reads one HLO module in XLA's text format (a file, or '-' for stdin), checks it\n"
+         "with the verifier and prints it back in canonical long form. Compatible with\n"
+         "the flags of XLA's light-weight hlo-opt where they mean the same thing.\n"
+         "Exit status: 0 on success, 1 on any error (usage, I/O, parse or verify\n"
+         "error); diagnostics go to stderr as 'file:line:col: error: message'.";
+}
+
+std::string UsageEpilogue() {
+  return "EXAMPLES:\n"
+         "  hlo-opt model.hlo                      verify and print canonical text\n"
+         "  hlo-opt --no-verify -o out.hlo in.hlo  parse only, write out.hlo atomically\n"
+         "  cat m.hlo | hlo-opt --short -          read stdin, print the short form\n"
+         "  hlo-opt --split-input-file cases.hlo   one module per '// -----' chunk\n"
+         "\n"
+         "See docs/cli.md for details.\n";
+}
+
+int Run(int argc, char** argv) {
+  Options opts;
+  cli::FlagParser flags(kProgram, "hlo-opt [flags] FILE|-", UsageDescription());
+  flags.AddBool("help", &opts.help, "print this help and exit");
+  flags.AddAlias("h", "help");
+  flags.AddString("o", &opts.output, "FILE",
+                  "write the output to FILE instead of stdout ('-' = stdout);\n"
+                  "written atomically (temporary file + rename)");
+  flags.AddBool("no-verify", &opts.no_verify, "do not run the verifier (parse and print only)");
+  flags.AddBool("strict", &opts.strict,
+                "reject legacy forms that current XLA no longer parses but\n"
+                "older exporters print (custom-call\n"
+                "api_version=API_VERSION_UNSPECIFIED)");
+  flags.AddBool("split-input-file", &opts.split_input_file,
+                "split the input on lines '// -----' and process each chunk\n"
+                "as its own module; outputs are joined by '// -----' lines");
+  flags.AddBool("print-operand-shapes", &opts.print_operand_shapes,
+                "print operand shapes: add(f32[] %x, f32[] %y)");
+  flags.AddBool("short", &opts.short_form,
+                "print XLA's short parsable form (no '%', no signatures)");
+  flags.AddBool("no-large-constants", &opts.no_large_constants,
+                "print constants with more than 10 elements as {...}");
+  flags.AddBool("no-metadata", &opts.no_metadata, "do not print metadata={...}");
+  flags.AddString("passes", &opts.passes, "P1,P2,...",
+                  "run these passes in order before printing\n"
+                  "(no passes are registered in this build)");
+  flags.AddBool("list-passes", &opts.list_passes, "list the registered passes and exit");
+  flags.AddString("platform", &opts.platform, "NAME",
+                  "accepted for XLA compatibility and ignored (no backends)");
+  flags.AddString("stage", &opts.stage, "STAGE", "output stage; only 'hlo' (the default)");
+  flags.AddBool("list-stages", &opts.list_stages, "list the supported stages and exit");
+  flags.AddString("format", &opts.format, "FMT", "input format; only 'hlo' (text, the default)");
+  flags.SetEpilogue(UsageEpilogue());
+
+  absl::Status parsed = flags.Parse(argc, argv);
+  if (!parsed.ok()) return UsageError(parsed.message());
+
+  if (opts.help) {
+    std::string usage = flags.Usage();
+    fwrite(usage.data(), 1, usage.size(), stdout);
+    return 0;
+  }
+  if (opts.list_passes) {
+    // XLA prints the registered names sorted and comma-separated on one
+    // line; passes arrive in a later issue.
+    fputs("no passes registered\n", stdout);
+    return 0;
+  }
+  if (opts.list_stages) {
+    fputs("hlo\n", stdout);
+    return 0;
+  }
+  if (opts.stage != "hlo") {
+    return UsageError(
+        absl::StrCat("unsupported --stage='", opts.stage, "': only 'hlo' is supported"));
+  }
+  if (opts.format != "hlo") {
+    return UsageError(absl::StrCat("unsupported --format='", opts.format,
+                                   "': only 'hlo' (text) input is supported"));
+  }
+  for (const std::string& pass : cli::SplitList(opts.passes)) {
+    Error(absl::StrCat("unknown pass '", pass, "' (no passes are registered; see --list-passes)"));
+    return 1;
+  }
+  if (flags.positional().size() != 1) {
+    return UsageError(flags.positional().empty()
+                          ? "Must specify a single input file (none given; use '-' for stdin)"
+                          : absl::StrCat("Must specify a single input file (got ",
+                                         flags.positional().size(), ": ",
+                                         absl::StrJoin(flags.positional(), " "), ")"));
+  }
+  const std::string& input = flags.positional()[0];
+  if (input.empty()) return UsageError("empty input file name");
+  if (opts.output.empty()) return UsageError("empty output file name (-o)");
+  if (!opts.platform.empty() && opts.platform != "transforms") {
+    Note(absl::StrCat("--platform=", opts.platform,
+                      " ignored: this hlo-opt has no backends; it parses, verifies and prints"));
+  }
+
+  absl::StatusOr<std::string> text = ReadInput(input);
+  if (!text.ok()) {
+    Error(text.status().message());
+    return 1;
+  }
+  const std::string filename = input == "-" ? "<stdin>" : input;
+
+  PrintOptions print_options = opts.short_form ? PrintOptions::Short() : PrintOptions::Long();
+  if (opts.print_operand_shapes) print_options.print_operand_shapes = true;
+  if (opts.no_large_constants) print_options.print_large_constants = false;
+  if (opts.no_metadata) print_options.print_metadata = false;
+
+  std::vector<InputChunk> chunks;
+  if (opts.split_input_file) {
+    chunks = SplitInputFile(*text);
+  } else {
+    chunks.push_back(InputChunk{std::move(*text), 1});
+  }
+
+  std::string output;
+  int failures = 0;
+  for (size_t i = 0; i < chunks.size(); ++i) {
+    std::string printed;
+    if (!ProcessModule(chunks[i].text, filename, opts, print_options, &printed)) {
+      ++failures;
+      continue;
+    }
+    if (i > 0) absl::StrAppend(&output, kSplitMarker, "\n");
+    absl::StrAppend(&output, printed);
+  }
+  if (failures > 0) {
+    if (chunks.size() > 1) {
+      Error(absl::StrCat(failures, " of ", chunks.size(), " input chunks failed"));
+    }
+    return 1;  // nothing written: output is all-or-nothing
+  }
+  absl::Status written = WriteOutput(opts.output, output);
+  if (!written.ok()) {
+    Error(written.message());
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace
+}  // namespace hlo
+
+int main(int argc, char** argv) {
+  try {
+    return hlo::Run(argc, argv);
+  } catch (const std::bad_alloc&) {
+    hlo::Error("out of memory");
+  } catch (const std::exception& e) {
+    hlo::Error(absl::StrCat("internal error: ", e.what()));
+  }
+  return 1;
+}

@@ -1,0 +1,352 @@
+// Elementwise kernels of the float family. f32 and f64 run natively; every
+// narrower float type (f16, bf16, f8*, f4) decodes tiles to f32, runs the
+// f32 kernel and rounds back once (RNE), as XLA's CPU backend does.
+// Exceptions that work on the stored bits: reduce-precision (the type's own
+// format) and compare with type=TOTALORDER.
+#include <cmath>
+
+#include "backend_cpu/ew_internal.h"
+#include "backend_cpu/ew_math.h"
+#include "backend_cpu/ew_types.h"
+
+namespace hlo::cpu::ew {
+namespace {
+
+// ---------------------------------------------------------------- ops
+
+#define HLO_EW_FLOAT_UNARY_OP(Name, expr) \
+  struct Name {                           \
+    template <class C>                    \
+    static C Apply(C x) {                 \
+      return expr;                        \
+    }                                     \
+  };
+
+HLO_EW_FLOAT_UNARY_OP(OpAbs, std::fabs(x))
+HLO_EW_FLOAT_UNARY_OP(OpAcos, std::acos(x))
+HLO_EW_FLOAT_UNARY_OP(OpAcosh, std::acosh(x))
+HLO_EW_FLOAT_UNARY_OP(OpAsin, std::asin(x))
+HLO_EW_FLOAT_UNARY_OP(OpAsinh, std::asinh(x))
+HLO_EW_FLOAT_UNARY_OP(OpAtanh, std::atanh(x))
+HLO_EW_FLOAT_UNARY_OP(OpCbrt, std::cbrt(x))
+HLO_EW_FLOAT_UNARY_OP(OpCeil, std::ceil(x))
+HLO_EW_FLOAT_UNARY_OP(OpCos, std::cos(x))
+HLO_EW_FLOAT_UNARY_OP(OpCosh, std::cosh(x))
+HLO_EW_FLOAT_UNARY_OP(OpErf, std::erf(x))
+HLO_EW_FLOAT_UNARY_OP(OpExp, math::Exp(x))
+HLO_EW_FLOAT_UNARY_OP(OpExpm1, std::expm1(x))
+HLO_EW_FLOAT_UNARY_OP(OpFloor, std::floor(x))
+HLO_EW_FLOAT_UNARY_OP(OpLog, std::log(x))
+HLO_EW_FLOAT_UNARY_OP(OpLog1p, std::log1p(x))
+HLO_EW_FLOAT_UNARY_OP(OpLogistic, math::Logistic(x))
+HLO_EW_FLOAT_UNARY_OP(OpNegate, -x)
+HLO_EW_FLOAT_UNARY_OP(OpRoundAfz, std::round(x))
+HLO_EW_FLOAT_UNARY_OP(OpRoundEven, std::nearbyint(x))
+HLO_EW_FLOAT_UNARY_OP(OpRsqrt, C(1) / std::sqrt(x))
+HLO_EW_FLOAT_UNARY_OP(OpSin, std::sin(x))
+HLO_EW_FLOAT_UNARY_OP(OpSinh, std::sinh(x))
+HLO_EW_FLOAT_UNARY_OP(OpSqrt, std::sqrt(x))
+HLO_EW_FLOAT_UNARY_OP(OpTan, std::tan(x))
+HLO_EW_FLOAT_UNARY_OP(OpTanh, math::Tanh(x))
+HLO_EW_FLOAT_UNARY_OP(OpCopy, x)
+// sign: NaN -> NaN (the operand), +-0 -> +-0, else +-1.
+HLO_EW_FLOAT_UNARY_OP(OpSign, IsNan(x) ? x : std::copysign(x != C(0) ? C(1) : C(0), x))
+#undef HLO_EW_FLOAT_UNARY_OP
+
+struct OpImag {
+  template <class C>
+  static C Apply(C) {
+    return C(0);
+  }
+};
+
+struct OpIsFinite {
+  template <class C>
+  static bool Apply(C x) {
+    return std::isfinite(x);
+  }
+};
+
+#define HLO_EW_FLOAT_BINARY_OP(Name, expr) \
+  struct Name {                            \
+    template <class C>                     \
+    static C Apply(C a, C b) {             \
+      return expr;                         \
+    }                                      \
+  };
+HLO_EW_FLOAT_BINARY_OP(OpAdd, a + b)
+HLO_EW_FLOAT_BINARY_OP(OpSub, a - b)
+HLO_EW_FLOAT_BINARY_OP(OpMul, a* b)
+HLO_EW_FLOAT_BINARY_OP(OpDiv, a / b)
+HLO_EW_FLOAT_BINARY_OP(OpRem, std::fmod(a, b))
+HLO_EW_FLOAT_BINARY_OP(OpMax, FMax(a, b))
+HLO_EW_FLOAT_BINARY_OP(OpMin, FMin(a, b))
+HLO_EW_FLOAT_BINARY_OP(OpPow, std::pow(a, b))
+HLO_EW_FLOAT_BINARY_OP(OpAtan2, std::atan2(a, b))
+#undef HLO_EW_FLOAT_BINARY_OP
+
+// clamp(lo, x, hi) = min(hi, max(lo, x)) with NaN-propagating min/max.
+struct OpClamp {
+  template <class C>
+  static C Apply(C lo, C x, C hi) {
+    return FMin(hi, FMax(lo, x));
+  }
+};
+
+// IEEE comparisons: ordered, except NE which is unordered (true on NaN).
+template <ComparisonDirection D>
+struct OpCmp {
+  template <class C>
+  static bool Apply(C a, C b) {
+    switch (D) {
+      case ComparisonDirection::kEq: return a == b;
+      case ComparisonDirection::kNe: return a != b;
+      case ComparisonDirection::kGe: return a >= b;
+      case ComparisonDirection::kGt: return a > b;
+      case ComparisonDirection::kLe: return a <= b;
+      case ComparisonDirection::kLt: return a < b;
+    }
+    return false;
+  }
+};
+
+// Total order on the stored bits: sign-magnitude mapped to a signed key
+// (negative values: -1 - magnitude), so -NaN < -inf < ... < -0 < +0 < ... <
+// +inf < +NaN and EQ is bit equality. f8e8m0fnu (no sign bit) compares its
+// bits as unsigned.
+template <class T>
+inline int64_t TotalOrderKey(typename T::Storage s) {
+  constexpr int B = T::kBits;
+  uint64_t u;
+  if constexpr (sizeof(s) == 8) {
+    u = BitCast<uint64_t>(s);
+  } else if constexpr (sizeof(s) == 4) {
+    u = BitCast<uint32_t>(s);
+  } else {
+    u = static_cast<uint64_t>(s);
+  }
+  if constexpr (B < 64) u &= (uint64_t{1} << B) - 1;
+  if constexpr (T::kType == PrimitiveType::F8E8M0FNU) {
+    return static_cast<int64_t>(u);
+  } else {
+    int64_t mag = static_cast<int64_t>(u & ((uint64_t{1} << (B - 1)) - 1));
+    return (u >> (B - 1)) ? -1 - mag : mag;
+  }
+}
+
+template <class T, ComparisonDirection D>
+struct OpTotalCmp {
+  static bool Apply(typename T::Storage a, typename T::Storage b) {
+    return OpCmp<D>::Apply(TotalOrderKey<T>(a), TotalOrderKey<T>(b));
+  }
+};
+
+struct OpMakeComplex {
+  template <class C>
+  static std::complex<C> Apply(C re, C im) {
+    return std::complex<C>(re, im);
+  }
+};
+
+// ---------------------------------------------------------------- dispatch
+
+template <class Op>
+ElementwiseKernel Unary(PrimitiveType t) {
+  switch (t) {
+    case PrimitiveType::F32: return &UnaryLoop<F32T, F32T, Op>;
+    case PrimitiveType::F64: return &UnaryLoop<F64T, F64T, Op>;
+#define HLO_CASE(E, Tr) \
+  case PrimitiveType::E: return &ViaF32<Tr, 1, &UnaryLoop<F32T, F32T, Op>, true>;
+      HLO_EW_NARROW_FLOAT_TYPES(HLO_CASE)
+#undef HLO_CASE
+    default: return nullptr;
+  }
+}
+
+template <class Op>
+ElementwiseKernel UnaryToPred(PrimitiveType t) {
+  switch (t) {
+    case PrimitiveType::F32: return &UnaryLoop<F32T, PredT, Op>;
+    case PrimitiveType::F64: return &UnaryLoop<F64T, PredT, Op>;
+#define HLO_CASE(E, Tr) \
+  case PrimitiveType::E: return &ViaF32<Tr, 1, &UnaryLoop<F32T, PredT, Op>, false>;
+      HLO_EW_NARROW_FLOAT_TYPES(HLO_CASE)
+#undef HLO_CASE
+    default: return nullptr;
+  }
+}
+
+template <class Op>
+ElementwiseKernel Binary(PrimitiveType t) {
+  switch (t) {
+    case PrimitiveType::F32: return &BinaryLoop<F32T, F32T, Op>;
+    case PrimitiveType::F64: return &BinaryLoop<F64T, F64T, Op>;
+#define HLO_CASE(E, Tr) \
+  case PrimitiveType::E: return &ViaF32<Tr, 2, &BinaryLoop<F32T, F32T, Op>, true>;
+      HLO_EW_NARROW_FLOAT_TYPES(HLO_CASE)
+#undef HLO_CASE
+    default: return nullptr;
+  }
+}
+
+template <class Op>
+ElementwiseKernel BinaryToPred(PrimitiveType t) {
+  switch (t) {
+    case PrimitiveType::F32: return &BinaryLoop<F32T, PredT, Op>;
+    case PrimitiveType::F64: return &BinaryLoop<F64T, PredT, Op>;
+#define HLO_CASE(E, Tr) \
+  case PrimitiveType::E: return &ViaF32<Tr, 2, &BinaryLoop<F32T, PredT, Op>, false>;
+      HLO_EW_NARROW_FLOAT_TYPES(HLO_CASE)
+#undef HLO_CASE
+    default: return nullptr;
+  }
+}
+
+template <class Op>
+ElementwiseKernel Ternary(PrimitiveType t) {
+  switch (t) {
+    case PrimitiveType::F32: return &TernaryLoop<F32T, F32T, Op>;
+    case PrimitiveType::F64: return &TernaryLoop<F64T, F64T, Op>;
+#define HLO_CASE(E, Tr) \
+  case PrimitiveType::E: return &ViaF32<Tr, 3, &TernaryLoop<F32T, F32T, Op>, true>;
+      HLO_EW_NARROW_FLOAT_TYPES(HLO_CASE)
+#undef HLO_CASE
+    default: return nullptr;
+  }
+}
+
+template <ComparisonDirection D>
+ElementwiseKernel TotalOrderCompare(PrimitiveType t) {
+  switch (t) {
+#define HLO_CASE(E, Tr) \
+  case PrimitiveType::E: return &BinaryLoop<BitsOf<Tr>, PredT, OpTotalCmp<Tr, D>>;
+    HLO_EW_FLOAT_TYPES(HLO_CASE)
+#undef HLO_CASE
+    default: return nullptr;
+  }
+}
+
+ElementwiseKernel Compare(PrimitiveType t, const ElementwiseAttrs& attrs) {
+  using CD = ComparisonDirection;
+  switch (attrs.comparison_type) {
+    case ComparisonType::kDefault:
+    case ComparisonType::kFloat:
+      switch (attrs.direction) {
+        case CD::kEq: return BinaryToPred<OpCmp<CD::kEq>>(t);
+        case CD::kNe: return BinaryToPred<OpCmp<CD::kNe>>(t);
+        case CD::kGe: return BinaryToPred<OpCmp<CD::kGe>>(t);
+        case CD::kGt: return BinaryToPred<OpCmp<CD::kGt>>(t);
+        case CD::kLe: return BinaryToPred<OpCmp<CD::kLe>>(t);
+        case CD::kLt: return BinaryToPred<OpCmp<CD::kLt>>(t);
+      }
+      return nullptr;
+    case ComparisonType::kTotalOrder:
+      switch (attrs.direction) {
+        case CD::kEq: return TotalOrderCompare<CD::kEq>(t);
+        case CD::kNe: return TotalOrderCompare<CD::kNe>(t);
+        case CD::kGe: return TotalOrderCompare<CD::kGe>(t);
+        case CD::kGt: return TotalOrderCompare<CD::kGt>(t);
+        case CD::kLe: return TotalOrderCompare<CD::kLe>(t);
+        case CD::kLt: return TotalOrderCompare<CD::kLt>(t);
+      }
+      return nullptr;
+    default:
+      return nullptr;  // SIGNED / UNSIGNED on floats: rejected by the caller
+  }
+}
+
+// reduce-precision on the type's own format (float_format).
+void ReducePrecisionF32(const void* const* in, void* out, int64_t b, int64_t e,
+                        const KernelParams& p) {
+  const float* __restrict x = static_cast<const float*>(in[0]);
+  float* __restrict y = static_cast<float*>(out);
+  for (int64_t i = b; i < e; ++i) y[i] = ReducePrecision(x[i], p.exponent_bits, p.mantissa_bits);
+}
+void ReducePrecisionF64(const void* const* in, void* out, int64_t b, int64_t e,
+                        const KernelParams& p) {
+  const double* __restrict x = static_cast<const double*>(in[0]);
+  double* __restrict y = static_cast<double*>(out);
+  for (int64_t i = b; i < e; ++i) y[i] = ReducePrecision(x[i], p.exponent_bits, p.mantissa_bits);
+}
+template <class T>
+void ReducePrecisionBitsLoop(const void* const* in, void* out, int64_t b, int64_t e,
+                             const KernelParams& p) {
+  using S = typename T::Storage;
+  const S* __restrict x = static_cast<const S*>(in[0]);
+  S* __restrict y = static_cast<S*>(out);
+  for (int64_t i = b; i < e; ++i) {
+    y[i] = static_cast<S>(ReducePrecisionOfType(T::kType, x[i], p.exponent_bits, p.mantissa_bits));
+  }
+}
+
+ElementwiseKernel ReducePrecisionKernel(PrimitiveType t) {
+  switch (t) {
+    case PrimitiveType::F32: return &ReducePrecisionF32;
+    case PrimitiveType::F64: return &ReducePrecisionF64;
+#define HLO_CASE(E, Tr) \
+  case PrimitiveType::E: return &ReducePrecisionBitsLoop<Tr>;
+      HLO_EW_NARROW_FLOAT_TYPES(HLO_CASE)
+#undef HLO_CASE
+    default: return nullptr;
+  }
+}
+
+}  // namespace
+
+ElementwiseKernel SelectFloatKernel(Opcode op, PrimitiveType t, const ElementwiseAttrs& attrs) {
+  switch (op) {
+    case Opcode::kAbs: return Unary<OpAbs>(t);
+    case Opcode::kAcos: return Unary<OpAcos>(t);
+    case Opcode::kAcosh: return Unary<OpAcosh>(t);
+    case Opcode::kAsin: return Unary<OpAsin>(t);
+    case Opcode::kAsinh: return Unary<OpAsinh>(t);
+    case Opcode::kAtanh: return Unary<OpAtanh>(t);
+    case Opcode::kCbrt: return Unary<OpCbrt>(t);
+    case Opcode::kCeil: return Unary<OpCeil>(t);
+    case Opcode::kCos: return Unary<OpCos>(t);
+    case Opcode::kCosh: return Unary<OpCosh>(t);
+    case Opcode::kErf: return Unary<OpErf>(t);
+    case Opcode::kExp: return Unary<OpExp>(t);
+    case Opcode::kExpm1: return Unary<OpExpm1>(t);
+    case Opcode::kFloor: return Unary<OpFloor>(t);
+    case Opcode::kImag: return Unary<OpImag>(t);
+    case Opcode::kIsFinite: return UnaryToPred<OpIsFinite>(t);
+    case Opcode::kLog: return Unary<OpLog>(t);
+    case Opcode::kLog1p: return Unary<OpLog1p>(t);
+    case Opcode::kLogistic: return Unary<OpLogistic>(t);
+    case Opcode::kNegate: return Unary<OpNegate>(t);
+    case Opcode::kReal: return Unary<OpCopy>(t);
+    case Opcode::kRoundNearestAfz: return Unary<OpRoundAfz>(t);
+    case Opcode::kRoundNearestEven: return Unary<OpRoundEven>(t);
+    case Opcode::kRsqrt: return Unary<OpRsqrt>(t);
+    case Opcode::kSign: return Unary<OpSign>(t);
+    case Opcode::kSin: return Unary<OpSin>(t);
+    case Opcode::kSinh: return Unary<OpSinh>(t);
+    case Opcode::kSqrt: return Unary<OpSqrt>(t);
+    case Opcode::kTan: return Unary<OpTan>(t);
+    case Opcode::kTanh: return Unary<OpTanh>(t);
+    case Opcode::kAdd: return Binary<OpAdd>(t);
+    case Opcode::kSubtract: return Binary<OpSub>(t);
+    case Opcode::kMultiply: return Binary<OpMul>(t);
+    case Opcode::kDivide: return Binary<OpDiv>(t);
+    case Opcode::kRemainder: return Binary<OpRem>(t);
+    case Opcode::kMaximum: return Binary<OpMax>(t);
+    case Opcode::kMinimum: return Binary<OpMin>(t);
+    case Opcode::kPower: return Binary<OpPow>(t);
+    case Opcode::kAtan2: return Binary<OpAtan2>(t);
+    case Opcode::kCompare: return Compare(t, attrs);
+    case Opcode::kClamp: return Ternary<OpClamp>(t);
+    case Opcode::kReducePrecision: return ReducePrecisionKernel(t);
+    default: return nullptr;
+  }
+}
+
+ElementwiseKernel SelectMakeComplexKernel(PrimitiveType t) {
+  switch (t) {
+    case PrimitiveType::F32: return &BinaryLoop<F32T, C64T, OpMakeComplex>;
+    case PrimitiveType::F64: return &BinaryLoop<F64T, C128T, OpMakeComplex>;
+    default: return nullptr;
+  }
+}
+
+}  // namespace hlo::cpu::ew

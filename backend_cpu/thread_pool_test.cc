@@ -1,0 +1,146 @@
+#include "backend_cpu/thread_pool.h"
+
+#include <atomic>
+#include <cmath>
+#include <cstring>
+#include <mutex>
+#include <set>
+#include <thread>
+#include <vector>
+
+#include "gtest/gtest.h"
+
+namespace hlo::cpu {
+namespace {
+
+// Restores the pool width at the end of a test.
+class WidthGuard {
+ public:
+  WidthGuard() : saved_(ThreadPoolWidth()) {}
+  ~WidthGuard() { SetThreadPoolWidth(saved_); }
+
+ private:
+  int saved_;
+};
+
+// Blocked float sum: one partial per block, combined in block order.
+float BlockedSum(const std::vector<float>& v, int64_t min_block) {
+  int64_t n = static_cast<int64_t>(v.size());
+  int64_t block = ParallelForBlockSize(n, min_block);
+  std::vector<float> partial(ParallelForNumBlocks(n, min_block), 0.0f);
+  ParallelFor(n, min_block, [&](int64_t b, int64_t e) {
+    float s = 0;
+    for (int64_t i = b; i < e; ++i) s += v[i];
+    partial[b / block] = s;
+  });
+  float total = 0;
+  for (float p : partial) total += p;
+  return total;
+}
+
+TEST(ThreadPoolTest, BlockedSumIsBitIdenticalForAnyWidth) {
+  WidthGuard guard;
+  std::vector<float> v(1000003);
+  uint32_t s = 12345;
+  for (auto& x : v) {
+    s = s * 1664525u + 1013904223u;
+    x = static_cast<float>(s >> 8) * 1e-3f - 8000.0f;
+  }
+  SetThreadPoolWidth(1);
+  float one = BlockedSum(v, 1000);
+  for (int w : {2, 3, 4}) {
+    SetThreadPoolWidth(w);
+    for (int rep = 0; rep < 3; ++rep) {
+      float many = BlockedSum(v, 1000);
+      uint32_t a, b;
+      std::memcpy(&a, &one, 4);
+      std::memcpy(&b, &many, 4);
+      EXPECT_EQ(a, b) << "width " << w;
+    }
+  }
+}
+
+TEST(ThreadPoolTest, BlocksCoverRangeExactlyOnce) {
+  WidthGuard guard;
+  SetThreadPoolWidth(3);
+  for (int64_t n : {0, 1, 7, 100, 4097, 100000}) {
+    std::vector<std::atomic<int>> hits(static_cast<size_t>(n));
+    ParallelFor(n, 16, [&](int64_t b, int64_t e) {
+      for (int64_t i = b; i < e; ++i) hits[i].fetch_add(1);
+    });
+    for (int64_t i = 0; i < n; ++i) ASSERT_EQ(hits[i].load(), 1) << n << " " << i;
+  }
+}
+
+TEST(ThreadPoolTest, BlockBoundariesDependOnlyOnNAndMinBlock) {
+  EXPECT_EQ(ParallelForBlockSize(100, 10), 10);
+  EXPECT_EQ(ParallelForNumBlocks(100, 10), 10);
+  EXPECT_EQ(ParallelForNumBlocks(101, 10), 11);
+  EXPECT_EQ(ParallelForNumBlocks(0, 10), 0);
+  // Capped number of blocks.
+  EXPECT_EQ(ParallelForNumBlocks(int64_t{1} << 30, 1), kMaxParallelForBlocks);
+  WidthGuard guard;
+  std::set<std::pair<int64_t, int64_t>> seen1, seen2;
+  std::mutex mu;
+  SetThreadPoolWidth(1);
+  ParallelFor(1000, 64, [&](int64_t b, int64_t e) {
+    std::lock_guard<std::mutex> l(mu);
+    seen1.insert({b, e});
+  });
+  SetThreadPoolWidth(4);
+  ParallelFor(1000, 64, [&](int64_t b, int64_t e) {
+    std::lock_guard<std::mutex> l(mu);
+    seen2.insert({b, e});
+  });
+  EXPECT_EQ(seen1, seen2);
+}
+
+TEST(ThreadPoolTest, NestedParallelForRunsInline) {
+  WidthGuard guard;
+  SetThreadPoolWidth(2);
+  std::atomic<int> outer_threads_nested_ok{0};
+  std::atomic<int64_t> total{0};
+  ParallelFor(8, 1, [&](int64_t, int64_t) {
+    EXPECT_TRUE(InParallelRegion());
+    std::thread::id me = std::this_thread::get_id();
+    ParallelFor(100, 1, [&](int64_t b, int64_t e) {
+      if (std::this_thread::get_id() == me) outer_threads_nested_ok.fetch_add(1);
+      total.fetch_add(e - b);
+    });
+  });
+  EXPECT_EQ(total.load(), 800);
+  EXPECT_EQ(outer_threads_nested_ok.load(), 800);  // every inner block ran on its caller
+  EXPECT_FALSE(InParallelRegion());
+}
+
+TEST(ThreadPoolTest, WidthOneRunsInlineOnCaller) {
+  WidthGuard guard;
+  SetThreadPoolWidth(1);
+  EXPECT_EQ(ThreadPoolWidth(), 1);
+  std::thread::id me = std::this_thread::get_id();
+  int calls = 0;
+  ParallelFor(10, 1, [&](int64_t, int64_t) {
+    EXPECT_EQ(std::this_thread::get_id(), me);
+    ++calls;
+  });
+  EXPECT_EQ(calls, 10);
+}
+
+TEST(ThreadPoolTest, ConcurrentTopLevelCallers) {
+  WidthGuard guard;
+  SetThreadPoolWidth(2);
+  std::atomic<int64_t> total{0};
+  std::vector<std::thread> ts;
+  for (int t = 0; t < 4; ++t) {
+    ts.emplace_back([&] {
+      for (int r = 0; r < 50; ++r) {
+        ParallelFor(1000, 10, [&](int64_t b, int64_t e) { total.fetch_add(e - b); });
+      }
+    });
+  }
+  for (auto& t : ts) t.join();
+  EXPECT_EQ(total.load(), 4 * 50 * 1000);
+}
+
+}  // namespace
+}  // namespace hlo::cpu

@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# The whole test suite, as CI runs it (.ci/run):
+#   1. install missing Debian packages (scripts/common.sh)
+#   2. Release build (Ninja) + ctest                          -> build/
+#   3. ASan+UBSan build (-DHLO_SANITIZE=ON) + ctest           -> build-asan/
+#   4. libFuzzer build with clang-14 + a bounded fuzzing run  -> build-fuzz/
+# Every stage runs even if an earlier one failed; the exit status is
+# non-zero if any stage failed.
+#
+# Knobs: JOBS (2), FUZZ_SECONDS (60), HLO_TEST_SANITIZE=0 / HLO_TEST_FUZZ=0
+# to skip stages 3 / 4, HLO_SKIP_DEPS=1, BUILD_DIR / ASAN_BUILD_DIR /
+# FUZZ_BUILD_DIR, HLO_SHARED_DIR (default ../shared beside the checkout).
+set -uo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+
+ASAN_BUILD_DIR="${ASAN_BUILD_DIR:-$ROOT/build-asan}"
+FUZZ_BUILD_DIR="${FUZZ_BUILD_DIR:-$ROOT/build-fuzz}"
+FUZZ_SECONDS="${FUZZ_SECONDS:-60}"
+SHARED_DIR="${HLO_SHARED_DIR:-$ROOT/../shared}"
+
+# Sanitizer reports must fail loudly, also under lit's `not` (which only
+# tolerates a plain non-zero exit, not an abort).
+export ASAN_OPTIONS="${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1:strict_string_checks=1}"
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1:abort_on_error=1}"
+
+CMAKE_COMMON=()
+if [[ -n "${HLO_SHARED_DIR:-}" ]]; then CMAKE_COMMON+=("-DHLO_SHARED_DIR=$HLO_SHARED_DIR"); fi
+
+declare -a RESULTS=()
+FAILED=0
+run_stage() {  # run_stage NAME COMMAND...
+  local name="$1" start=$SECONDS rc
+  shift
+  log "stage: $name"
+  ( set -e; "$@" )
+  rc=$?
+  local took=$((SECONDS - start))
+  if [[ $rc -eq 0 ]]; then
+    RESULTS+=("PASS  $name (${took}s)")
+  else
+    RESULTS+=("FAIL  $name (${took}s, exit $rc)")
+    FAILED=1
+  fi
+  return 0
+}
+
+run_ctest() {  # run_ctest BUILD_DIR
+  ctest --test-dir "$1" --output-on-failure -j"$JOBS" </dev/null
+}
+
+stage_release() {
+  configure_and_build "$BUILD_DIR" "" "${CMAKE_COMMON[@]}"
+  run_ctest "$BUILD_DIR"
+}
+
+stage_asan() {
+  # LeakSanitizer needs ptrace-like thread suspension, which some container
+  # set-ups forbid ("LeakSanitizer has encountered a fatal error"). Probe it
+  # once and turn leak checking off (loudly) if it cannot work here.
+  local probe_dir
+  probe_dir="$(mktemp -d)"
+  printf 'int main() { return 0; }\n' > "$probe_dir/p.cc"
+  if c++ -fsanitize=address "$probe_dir/p.cc" -o "$probe_dir/p" 2>/dev/null &&
+     ! ASAN_OPTIONS=detect_leaks=1 "$probe_dir/p" >/dev/null 2>&1; then
+    echo "warning: LeakSanitizer does not work in this environment; running with detect_leaks=0" >&2
+    export ASAN_OPTIONS="${ASAN_OPTIONS//detect_leaks=1/detect_leaks=0}"
+  fi
+  rm -rf "$probe_dir"
+  configure_and_build "$ASAN_BUILD_DIR" "" -DHLO_SANITIZE=ON -DHLO_BUILD_BENCH=OFF \
+    "${CMAKE_COMMON[@]}"
+  run_ctest "$ASAN_BUILD_DIR"
+}
+
+stage_fuzz() {
+  configure_and_build "$FUZZ_BUILD_DIR" hlo_parse_fuzzer -DHLO_BUILD_FUZZ=ON \
+    -DHLO_BUILD_BENCH=OFF -DCMAKE_CXX_COMPILER=clang++-14 "${CMAKE_COMMON[@]}"
+  local work="$FUZZ_BUILD_DIR/fuzz-run"
+  rm -rf "$work"
+  mkdir -p "$work/corpus" "$work/artifacts"
+  # Seeds are read in place; new inputs go to $work/corpus only.
+  local seeds=("$ROOT/testdata")
+  local d
+  for d in parser/valid parser/invalid models passtests; do
+    if [[ -d "$SHARED_DIR/corpus/$d" ]]; then seeds+=("$SHARED_DIR/corpus/$d"); fi
+  done
+  log "fuzzing for ${FUZZ_SECONDS}s (seeds: ${seeds[*]})"
+  "$FUZZ_BUILD_DIR/parser/hlo_parse_fuzzer" \
+    -max_total_time="$FUZZ_SECONDS" -timeout=30 -rss_limit_mb=3072 -max_len=131072 \
+    -print_final_stats=1 -artifact_prefix="$work/artifacts/" \
+    "$work/corpus" "${seeds[@]}" </dev/null
+}
+
+START=$SECONDS
+ensure_deps || { echo "error: could not install the Debian packages" >&2; exit 1; }
+run_stage "release build + ctest" stage_release
+if [[ "${HLO_TEST_SANITIZE:-1}" == 1 ]]; then
+  run_stage "ASan+UBSan build + ctest" stage_asan
+fi
+if [[ "${HLO_TEST_FUZZ:-1}" == 1 ]]; then
+  run_stage "libFuzzer build + ${FUZZ_SECONDS}s run" stage_fuzz
+fi
+
+log "summary ($((SECONDS - START))s total)"
+printf '  %s\n' "${RESULTS[@]}"
+if [[ $FAILED -ne 0 ]]; then
+  echo "FAILED" >&2
+  exit 1
+fi
+echo "ALL PASSED"
