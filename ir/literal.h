@@ -78,6 +78,9 @@ class Literal {
   void FillDeterministic(uint64_t seed = 0);
 
   // --- tuples ---
+  // A tuple literal of `elements` (no zero-filled intermediate); the shape
+  // is the tuple of the elements' shapes.
+  static Literal MakeTuple(std::vector<Literal> elements);
   const std::vector<Literal>& tuple_elements() const { return elements_; }
   std::vector<Literal>& mutable_tuple_elements() { return elements_; }
 

@@ -322,7 +322,104 @@ void AppendLiteralWithShape(std::string* out, const Literal& literal) {
   AppendValue(out, literal, /*print_large=*/true, /*with_shape=*/true);
 }
 
+// XLA's Literal::ToString form (what run_hlo_module prints): shape without
+// layout, a space, then nested braces; rank-2+ arrays put each innermost row
+// on its own line as `  { a, b }`, and ranks above 3 label each outer group
+// with `/*iN=V*/`. Array pred elements print as 0/1, scalars as true/false.
+class XlaArrayPrinter {
+ public:
+  XlaArrayPrinter(std::string* out, const Literal& lit)
+      : out_(out), lit_(lit), dims_(lit.shape().dims()), rank_(lit.shape().rank()) {}
+
+  void Print() {
+    std::vector<int64_t> index;
+    Recurse(&index);
+  }
+
+ private:
+  void Brace(bool open, int64_t remaining_dims, const std::vector<int64_t>& index) {
+    const char* brace = open ? "{" : "}";
+    if (rank_ == 1) {
+      out_->append(brace);
+      return;
+    }
+    if (remaining_dims == 1) {
+      const bool pad = dims_[rank_ - 1] > 1;
+      if (open) {
+        out_->append("  {");
+        if (pad) out_->push_back(' ');
+      } else {
+        if (pad) out_->push_back(' ');
+        out_->push_back('}');
+      }
+      return;
+    }
+    if (!open) {
+      out_->append("\n}");
+      return;
+    }
+    const int64_t depth = static_cast<int64_t>(index.size());
+    if (rank_ > 3 && depth > 0 && depth < rank_) {
+      absl::StrAppend(out_, "{ /*i", depth - 1, "=", index.back(), "*/\n");
+    } else {
+      out_->append("{\n");
+    }
+  }
+
+  void Recurse(std::vector<int64_t>* index) {
+    const int64_t depth = static_cast<int64_t>(index->size());
+    if (depth == rank_) {
+      AppendElement(out_, lit_, lit_.Slot(*index), lit_.shape().element_type(),
+                    /*pred_as_word=*/rank_ == 0);
+      return;
+    }
+    const int64_t remaining = rank_ - depth;
+    Brace(true, remaining, *index);
+    const int64_t n = dims_[depth];
+    for (int64_t i = 0; i < n; ++i) {
+      index->push_back(i);
+      Recurse(index);
+      index->pop_back();
+      if (i < n - 1) out_->append(remaining > 1 ? ",\n" : ", ");
+    }
+    Brace(false, remaining, *index);
+  }
+
+  std::string* out_;
+  const Literal& lit_;
+  std::vector<int64_t> dims_;
+  int64_t rank_;
+};
+
+void AppendXlaForm(std::string* out, const Literal& lit) {
+  const Shape& shape = lit.shape();
+  if (shape.IsTuple()) {
+    out->append("(\n");
+    const auto& elems = lit.tuple_elements();
+    for (size_t i = 0; i < elems.size(); ++i) {
+      if (i) out->append(",\n");
+      AppendXlaForm(out, elems[i]);
+    }
+    out->append("\n)");
+    return;
+  }
+  if (shape.IsToken()) {
+    out->append("token");
+    return;
+  }
+  AppendShape(out, shape, /*print_layout=*/false);
+  out->push_back(' ');
+  if (shape.IsArray()) XlaArrayPrinter(out, lit).Print();
+}
+
 }  // namespace print_internal
+
+std::string LiteralToXlaString(const Literal& literal) {
+  std::string out;
+  out.reserve(64 + print_internal::EstimateLiteralBytes(literal) * 2);
+  print_internal::AppendXlaForm(&out, literal);
+  return out;
+}
 
 std::string LiteralValueToString(const Literal& literal, bool print_large) {
   std::string out;

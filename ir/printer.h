@@ -69,5 +69,10 @@ std::string LiteralValueToString(const Literal& literal, bool print_large = true
 // Shape then value, e.g. `s32[2]{0} {1, 2}` (the `literal=` form and
 // hlo-run's output form).
 std::string LiteralToString(const Literal& literal);
+// XLA's Literal::ToString() form, as run_hlo_module prints results: shape
+// without layout, then the values; rank >= 2 arrays span several lines, e.g.
+// "f32[2,2] {\n  { 1, 2 },\n  { 3, 4 }\n}"; tuples "(\n...,\n...\n)".
+// Parses back with ParseLiteral.
+std::string LiteralToXlaString(const Literal& literal);
 
 }  // namespace hlo

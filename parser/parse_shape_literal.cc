@@ -107,7 +107,12 @@ absl::Status Parser::ParseShapeInto(Shape* shape) {
     if (dynamic[i]) s.set_dynamic_dim(static_cast<int64_t>(i), true);
   if ((*type == PrimitiveType::TOKEN || *type == PrimitiveType::OPAQUE_TYPE) && s.rank() != 0)
     return ErrorAtTok(absl::StrCat(PrimitiveTypeName(*type), " shapes have no dimensions"));
-  if (kind() == TokKind::kLbrace && s.IsArray()) {
+  // In a standalone literal (`f32[3] {1, 2, 3}`) a rank-1 value looks like
+  // a layout; there a layout must touch the `]` as XLA prints it
+  // (`f32[3]{0} {1, 2, 3}`).
+  const bool adjacent = tok().begin != nullptr && tok().begin > lexer_.buffer().data() &&
+                        tok().begin[-1] == ']';
+  if (kind() == TokKind::kLbrace && s.IsArray() && (adjacent || !layout_must_touch_shape_)) {
     char c = lexer_.PeekChar();
     if (IsDigit(c) || c == ':' || (s.rank() == 0 && c == '}')) {
       HLO_PARSE_RETURN_IF_ERROR(ParseLayout(&s));
@@ -664,6 +669,7 @@ absl::StatusOr<Literal> Parser::ParseLiteralWithShape() {
 }
 
 absl::StatusOr<Literal> Parser::ParseLiteralTop() {
+  layout_must_touch_shape_ = true;
   Next();
   HLO_PARSE_ASSIGN_OR_RETURN(Literal lit, ParseLiteralWithShape());
   if (kind() != TokKind::kEof) return Unexpected("end of input after the literal");

@@ -123,6 +123,11 @@ absl::Status Parser::CheckDepth() {
   if (depth_ > options_.max_recursion_depth)
     return ErrorAtTok(absl::StrCat("maximum recursion depth exceeded (limit ",
                                    options_.max_recursion_depth, ")"));
+  const uintptr_t here = StackAddress();
+  const uintptr_t used = here < stack_base_ ? stack_base_ - here : here - stack_base_;
+  if (used > kStackBudgetBytes)
+    return ErrorAtTok(absl::StrCat("maximum recursion depth exceeded (nesting too deep at level ",
+                                   depth_, ")"));
   return absl::OkStatus();
 }
 

@@ -58,7 +58,7 @@ struct Scope {
 class Parser {
  public:
   Parser(absl::string_view text, const ParseOptions& options)
-      : text_(text), options_(options), lexer_(text) {}
+      : text_(text), options_(options), lexer_(text), stack_base_(StackAddress()) {}
 
   absl::StatusOr<std::unique_ptr<Module>> ParseModuleTop();
   absl::StatusOr<Shape> ParseShapeTop();
@@ -99,7 +99,15 @@ class Parser {
     ~DepthGuard() { --p->depth_; }
     Parser* p;
   };
+  // Fails past options_.max_recursion_depth levels, or when the recursion
+  // has used more than kStackBudgetBytes of the thread's stack (sanitizer
+  // builds have much larger frames, so a level count alone is not enough).
   absl::Status CheckDepth();
+  static constexpr uintptr_t kStackBudgetBytes = 3u << 20;
+  static uintptr_t StackAddress() {
+    volatile char marker = 0;
+    return reinterpret_cast<uintptr_t>(&marker);
+  }
 
   // ---- shapes and literals (parse_shape_literal.cc) ----
   bool AtShapeStart() const;
@@ -166,6 +174,9 @@ class Parser {
   ParseOptions options_;
   Lexer lexer_;
   int depth_ = 0;
+  // Set for standalone literals: a layout only when `{` directly follows `]`.
+  bool layout_must_touch_shape_ = false;
+  uintptr_t stack_base_;
   Module* module_ = nullptr;
   // All computations known so far (including inline and async-wrapped ones).
   absl::flat_hash_map<std::string, Computation*> computations_;

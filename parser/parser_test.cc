@@ -134,6 +134,19 @@ TEST(ParseLiteralTest, ArraysAndTuples) {
   EXPECT_DOUBLE_EQ(sc->GetDouble(0), 0.5);
 }
 
+TEST(ParseLiteralTest, RankOneValueIsNotALayout) {
+  // A separated `{1, 2, 3}` is the value; a layout touches the `]`.
+  auto spaced = ParseLiteral("f32[3] {1, 2, 3}");
+  ASSERT_TRUE(spaced.ok()) << spaced.status();
+  EXPECT_EQ(spaced->GetDouble(2), 3.0);
+  auto with_layout = ParseLiteral("f32[3]{0} {4, 5, 6}");
+  ASSERT_TRUE(with_layout.ok()) << with_layout.status();
+  EXPECT_EQ(with_layout->GetDouble(0), 4.0);
+  auto one = ParseLiteral("s32[1] {7}");
+  ASSERT_TRUE(one.ok()) << one.status();
+  EXPECT_EQ(one->GetInt(0), 7);
+}
+
 TEST(ParseLiteralTest, ColumnMajorLayoutStoresBySlot) {
   auto l = ParseLiteral("s32[2,2]{0,1} {{1,2},{3,4}}");
   ASSERT_TRUE(l.ok()) << l.status().message();

@@ -2,6 +2,7 @@
 #
 # Parameters (--param NAME=VALUE), all set by testdata/CMakeLists.txt:
 #   hlo_opt         path of the hlo-opt binary (required)
+#   hlo_run         path of the hlo-run binary (required)
 #   llvm_tools_dir  directory with FileCheck and not (default /usr/lib/llvm-14/bin)
 #   shared_dir      the ../shared directory beside the checkout (optional);
 #                   tests that read it say `REQUIRES: shared-corpus` and are
@@ -33,6 +34,11 @@ hlo_opt = os.path.abspath(hlo_opt)
 if not os.access(hlo_opt, os.X_OK):
   lit_config.fatal('hlo-opt not found or not executable: %s' % hlo_opt)
 
+hlo_run = param('hlo_run')
+if not hlo_run:
+  lit_config.fatal('missing --param hlo_run=/path/to/hlo-run')
+hlo_run = os.path.abspath(hlo_run)
+
 llvm_tools_dir = os.path.abspath(param('llvm_tools_dir', '/usr/lib/llvm-14/bin'))
 for tool in ('FileCheck', 'not'):
   if not os.access(os.path.join(llvm_tools_dir, tool), os.X_OK):
@@ -50,6 +56,7 @@ config.environment.setdefault('UBSAN_OPTIONS', 'print_stacktrace=1:halt_on_error
 
 python = sys.executable
 config.substitutions.append(('%hlo_opt', hlo_opt))
+config.substitutions.append(('%hlo_run', hlo_run))
 config.substitutions.append(('%python', python))
 config.substitutions.append(
     ('%expect_exit', '%s %s' % (python, os.path.join(config.test_source_root, 'cli', 'Inputs',

@@ -60,6 +60,29 @@ void FlagParser::AddString(absl::string_view name, std::string* target,
   flags_.push_back(std::move(f));
 }
 
+void FlagParser::AddRepeated(absl::string_view name, std::vector<std::string>* target,
+                             absl::string_view value_name, absl::string_view help) {
+  Flag f;
+  f.name = Normalize(name);
+  f.list_target = target;
+  f.value_name = std::string(value_name);
+  f.help = std::string(help);
+  flags_.push_back(std::move(f));
+}
+
+void FlagParser::AddOptionalValue(absl::string_view name, std::string* target,
+                                  absl::string_view value_name, std::string implicit_value,
+                                  absl::string_view help) {
+  Flag f;
+  f.name = Normalize(name);
+  f.string_target = target;
+  f.value_optional = true;
+  f.implicit_value = std::move(implicit_value);
+  f.value_name = std::string(value_name);
+  f.help = std::string(help);
+  flags_.push_back(std::move(f));
+}
+
 void FlagParser::AddAlias(absl::string_view alias, absl::string_view name) {
   if (Flag* f = Find(name)) f->aliases.push_back(Normalize(alias));
 }
@@ -152,6 +175,10 @@ absl::Status FlagParser::Parse(const std::vector<std::string>& args) {
       }
       continue;
     }
+    if (!has_value && flag->value_optional) {
+      *flag->string_target = flag->implicit_value;
+      continue;
+    }
     if (!has_value) {
       if (i + 1 >= args.size()) {
         return absl::InvalidArgumentError(
@@ -160,7 +187,11 @@ absl::Status FlagParser::Parse(const std::vector<std::string>& args) {
       }
       value = args[++i];
     }
-    *flag->string_target = std::string(value);
+    if (flag->list_target != nullptr) {
+      flag->list_target->emplace_back(value);
+    } else {
+      *flag->string_target = std::string(value);
+    }
   }
   return absl::OkStatus();
 }
@@ -174,7 +205,11 @@ std::string FlagParser::Usage() const {
   for (const Flag& f : flags_) {
     std::string spelled = Dashed(f.name);
     for (const std::string& a : f.aliases) absl::StrAppend(&spelled, ", ", Dashed(a));
-    if (!f.is_bool) absl::StrAppend(&spelled, f.name.size() == 1 ? " " : "=", f.value_name);
+    if (f.value_optional) {
+      absl::StrAppend(&spelled, "[=", f.value_name, "]");
+    } else if (!f.is_bool) {
+      absl::StrAppend(&spelled, f.name.size() == 1 ? " " : "=", f.value_name);
+    }
     width = std::max(width, spelled.size());
     rows.emplace_back(std::move(spelled), &f);
   }

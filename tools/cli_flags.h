@@ -33,6 +33,15 @@ class FlagParser {
   void AddBool(absl::string_view name, bool* target, absl::string_view help);
   void AddString(absl::string_view name, std::string* target, absl::string_view value_name,
                  absl::string_view help);
+  // A flag that may be given several times; every value is appended
+  // (--input=a --input=b).
+  void AddRepeated(absl::string_view name, std::vector<std::string>* target,
+                   absl::string_view value_name, absl::string_view help);
+  // A flag whose value is optional: `--name` alone stores `implicit_value`,
+  // `--name=V` stores V (a value never comes from the next argument).
+  void AddOptionalValue(absl::string_view name, std::string* target,
+                        absl::string_view value_name, std::string implicit_value,
+                        absl::string_view help);
   // Another spelling of an already declared flag (e.g. "h" for "help").
   void AddAlias(absl::string_view alias, absl::string_view name);
   // Free text appended after the flag table by Usage() (examples etc.).
@@ -59,6 +68,9 @@ class FlagParser {
     bool is_bool = false;
     bool* bool_target = nullptr;
     std::string* string_target = nullptr;
+    std::vector<std::string>* list_target = nullptr;
+    bool value_optional = false;
+    std::string implicit_value;
     std::string value_name;
     std::string help;
     bool set = false;

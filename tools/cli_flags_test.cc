@@ -39,6 +39,27 @@ TEST(FlagParserTest, DefaultsAreKept) {
   EXPECT_FALSE(f.parser.WasSet("o"));
 }
 
+TEST(FlagParserTest, RepeatedFlagCollectsEveryValue) {
+  std::vector<std::string> inputs;
+  FlagParser parser("tool", "tool");
+  parser.AddRepeated("input", &inputs, "SPEC", "an input");
+  ASSERT_TRUE(parser.Parse({"--input=a", "--input", "b c", "-input=", "x"}).ok());
+  EXPECT_THAT(inputs, ElementsAre("a", "b c", ""));
+  EXPECT_THAT(parser.positional(), ElementsAre("x"));
+}
+
+TEST(FlagParserTest, OptionalValueNeverTakesTheNextArgument) {
+  std::string seed = "unset";
+  FlagParser parser("tool", "tool");
+  parser.AddOptionalValue("random-inputs", &seed, "SEED", "0", "random");
+  ASSERT_TRUE(parser.Parse({"--random-inputs", "file.hlo"}).ok());
+  EXPECT_EQ(seed, "0");
+  EXPECT_THAT(parser.positional(), ElementsAre("file.hlo"));
+  ASSERT_TRUE(parser.Parse({"--random_inputs=42"}).ok());
+  EXPECT_EQ(seed, "42");
+  EXPECT_THAT(parser.Usage(), HasSubstr("--random-inputs[=SEED]"));
+}
+
 TEST(FlagParserTest, BoolSpellings) {
   Fixture f;
   ASSERT_TRUE(f.parser.Parse({"--verbose", "--split-input-file=false"}).ok());

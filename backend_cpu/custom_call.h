@@ -1,0 +1,25 @@
+// Registry of custom-call targets the CPU backend can run. A custom-call
+// whose target is not registered is a clear error naming the target (never
+// a silent wrong answer). docs/custom-calls.md lists what each computes.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "absl/strings/string_view.h"
+#include "backend_cpu/op_eval.h"
+
+namespace hlo::cpu {
+
+struct CustomCallTarget {
+  const char* name;
+  const char* description;
+  OpEvalFn fn;
+};
+
+// nullptr when `name` is not registered.
+const CustomCallTarget* FindCustomCallTarget(absl::string_view name);
+// Every registered target, sorted by name.
+std::vector<const CustomCallTarget*> AllCustomCallTargets();
+
+}  // namespace hlo::cpu

@@ -1,0 +1,53 @@
+// Runs a verified module on the CPU: compiles each computation into a plan
+// (a schedule of instructions in dependency order, with the last use of
+// every value so dead buffers are released and reused), then executes the
+// entry computation on argument literals, once per replica/partition (each
+// on its own thread when there are several, so collectives can meet).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "absl/types/span.h"
+#include "ir/literal.h"
+#include "ir/module.h"
+
+namespace hlo::cpu {
+
+struct RunOptions {
+  int64_t replica_count = 0;    // 0 = the module header's replica_count (default 1)
+  int64_t partition_count = 0;  // 0 = the module header's num_partitions (default 1)
+  uint64_t rng_seed = 0;        // seed of rng / rng-get-and-update-state
+  // Literals fed to `infeed`, in order (shared by all replicas).
+  std::vector<Literal> infeed;
+};
+
+struct RunResult {
+  // One result per device (replica-major: device = replica * partitions +
+  // partition); results[0] is what a single-device run returns.
+  std::vector<Literal> results;
+  // Literals sent by `outfeed`, in order, of device 0.
+  std::vector<Literal> outfeed;
+  // Highest number of bytes held by live values at once (device 0).
+  int64_t peak_bytes = 0;
+  // Notes for the user (e.g. elided constants filled), deduplicated.
+  std::vector<std::string> notes;
+};
+
+// Runs the entry computation of `module` with `args` (one literal per entry
+// parameter, any layout: relaid to the parameter's layout). Every device
+// gets the same arguments.
+absl::StatusOr<RunResult> RunModule(const Module& module, absl::Span<const Literal> args,
+                                    const RunOptions& options = RunOptions());
+
+// Convenience for tests: parses `hlo_text`, verifies it, parses each
+// argument literal text (e.g. "f32[2] {1, 2}") and returns results[0].
+absl::StatusOr<Literal> RunHloText(absl::string_view hlo_text,
+                                   absl::Span<const std::string> arg_literals,
+                                   const RunOptions& options = RunOptions());
+
+}  // namespace hlo::cpu

@@ -1,0 +1,106 @@
+// The interface between the executor (backend_cpu/executor.h) and the op
+// families. Every opcode is evaluated by one family function:
+//
+//   absl::StatusOr<Literal> EvalXxx(const Instruction& instr,
+//                                   absl::Span<const Literal* const> operands,
+//                                   OpContext& ctx);
+//
+// `operands[i]` is the value of instr.operand(i), a Literal whose shape is
+// that operand's shape (with its layout, possibly tiled). The returned
+// literal must have exactly instr.shape() (layout included): compute in
+// whatever order is convenient and finish with ToLayout(result, shape).
+// Errors are absl::Status (never abort): InvalidArgument for bad input,
+// Unimplemented naming the op/type/attribute that has no implementation.
+//
+// Which family evaluates which opcode is decided by FamilyOf() in
+// op_dispatch.cc, from the opcode table's attribute family.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+#include "ir/computation.h"
+#include "ir/instruction.h"
+#include "ir/literal.h"
+#include "ir/module.h"
+
+namespace hlo::cpu {
+
+class CollectiveHub;  // collectives.h: rendezvous of the replicas of one run
+class ChannelHub;     // send/recv, infeed/outfeed queues of one run
+
+// Per-run, per-replica state handed to every op.
+struct OpContext {
+  // Runs a computation on argument values (map, reduce, sort, while, call,
+  // conditional, custom-call to_apply, ...). Re-entrant.
+  std::function<absl::StatusOr<Literal>(const Computation& computation,
+                                        absl::Span<const Literal* const> args)>
+      call;
+  int64_t replica_id = 0;
+  int64_t partition_id = 0;
+  int64_t replica_count = 1;
+  int64_t partition_count = 1;
+  CollectiveHub* collectives = nullptr;
+  ChannelHub* channels = nullptr;
+  // State of `rng` / `rng-get-and-update-state` (deterministic per run).
+  uint64_t* rng_state = nullptr;
+  // Non-empty notes a run wants shown on stderr once (e.g. elided constants).
+  std::vector<std::string>* notes = nullptr;
+};
+
+using OpEvalFn = absl::StatusOr<Literal> (*)(const Instruction& instr,
+                                             absl::Span<const Literal* const> operands,
+                                             OpContext& ctx);
+
+// ---- the families (one or more files each) ----
+// elementwise (ops_elementwise.cc): every IsElementwise opcode but map.
+absl::StatusOr<Literal> EvalElementwise(const Instruction&, absl::Span<const Literal* const>, OpContext&);
+// data movement (ops_data_movement*.cc): broadcast, reshape, dynamic-reshape,
+// transpose, slice, dynamic-slice, dynamic-update-slice, concatenate, pad,
+// reverse, iota, gather, scatter, get-dimension-size, set-dimension-size.
+absl::StatusOr<Literal> EvalDataMovement(const Instruction&, absl::Span<const Literal* const>, OpContext&);
+// reductions (ops_reduce*.cc, ops_sort.cc): reduce, reduce-window,
+// select-and-scatter, map, sort, topk, scan.
+absl::StatusOr<Literal> EvalReduction(const Instruction&, absl::Span<const Literal* const>, OpContext&);
+// linear algebra (ops_dot.cc, ops_conv.cc, ops_fft.cc, ops_linalg.cc,
+// ops_batchnorm.cc): dot, ragged-dot, scaled-dot, convolution, fft,
+// cholesky, triangular-solve, batch-norm-*.
+absl::StatusOr<Literal> EvalLinalg(const Instruction&, absl::Span<const Literal* const>, OpContext&);
+// structural and control (ops_control.cc): constant, parameter-less values,
+// tuple, get-tuple-element, call, fusion, while, conditional, after-all,
+// add-dependency, opt-barrier, domain, copy-start/done, async-*, bitcast,
+// rng, rng-bit-generator, rng-get-and-update-state, replica-id,
+// partition-id, custom-call.
+absl::StatusOr<Literal> EvalControl(const Instruction&, absl::Span<const Literal* const>, OpContext&);
+// collectives and channels (ops_collective.cc): all-reduce, all-gather,
+// all-to-all, reduce-scatter, collective-permute, collective-broadcast,
+// their -start/-done forms, send/recv(-done), infeed, outfeed.
+absl::StatusOr<Literal> EvalCollective(const Instruction&, absl::Span<const Literal* const>, OpContext&);
+
+// The family function of an opcode.
+OpEvalFn FamilyOf(Opcode op);
+
+// ---- helpers shared by the families (op_util.cc) ----
+
+// `lit` with its array storage in `layout` order (a cheap move when it
+// already is). Tuples are returned unchanged.
+Literal ToLayout(Literal lit, const Layout& layout);
+// The default (row-major, untiled) layout of `shape`'s rank.
+Layout RowMajorLayout(int64_t rank);
+// A row-major view of an operand: returns `lit` itself when its layout is
+// already row-major and untiled, else a relaid copy kept in `*storage`.
+const Literal& RowMajor(const Literal& lit, Literal* storage);
+// A zero-filled literal of `shape` but with a row-major layout (compute into
+// it, then ToLayout(result, shape.layout())).
+Literal RowMajorLiteral(const Shape& shape);
+// Row-major strides (in elements) of `dims`.
+std::vector<int64_t> RowMajorStrides(absl::Span<const int64_t> dims);
+// "op-name: message" error helpers naming the instruction.
+absl::Status OpError(const Instruction& instr, absl::string_view message);
+absl::Status OpUnimplemented(const Instruction& instr, absl::string_view what);
+
+}  // namespace hlo::cpu

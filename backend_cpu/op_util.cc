@@ -1,0 +1,59 @@
+// Helpers shared by the op families (see op_eval.h).
+#include "absl/strings/str_cat.h"
+#include "backend_cpu/op_eval.h"
+
+namespace hlo::cpu {
+
+namespace {
+bool IsRowMajor(const Shape& shape) {
+  const Layout& l = shape.layout();
+  if (!l.tiles.empty()) return false;
+  const int64_t rank = shape.rank();
+  if (static_cast<int64_t>(l.minor_to_major.size()) != rank) return rank == 0;
+  for (int64_t i = 0; i < rank; ++i)
+    if (l.minor_to_major[i] != rank - 1 - i) return false;
+  return true;
+}
+}  // namespace
+
+Layout RowMajorLayout(int64_t rank) {
+  Layout l;
+  for (int64_t i = rank - 1; i >= 0; --i) l.minor_to_major.push_back(i);
+  return l;
+}
+
+Literal ToLayout(Literal lit, const Layout& layout) {
+  if (!lit.shape().IsArray() || lit.shape().layout() == layout) return lit;
+  return lit.Relayout(layout);
+}
+
+const Literal& RowMajor(const Literal& lit, Literal* storage) {
+  if (!lit.shape().IsArray() || IsRowMajor(lit.shape())) return lit;
+  *storage = lit.Relayout(RowMajorLayout(lit.shape().rank()));
+  return *storage;
+}
+
+Literal RowMajorLiteral(const Shape& shape) {
+  Shape s = shape;
+  if (s.IsArray()) s.set_layout(RowMajorLayout(s.rank()));
+  return Literal(s);
+}
+
+std::vector<int64_t> RowMajorStrides(absl::Span<const int64_t> dims) {
+  std::vector<int64_t> strides(dims.size(), 1);
+  for (int64_t i = static_cast<int64_t>(dims.size()) - 2; i >= 0; --i)
+    strides[i] = strides[i + 1] * dims[i + 1];
+  return strides;
+}
+
+absl::Status OpError(const Instruction& instr, absl::string_view message) {
+  return absl::InvalidArgumentError(
+      absl::StrCat(OpcodeName(instr.opcode()), " %", instr.name(), ": ", message));
+}
+
+absl::Status OpUnimplemented(const Instruction& instr, absl::string_view what) {
+  return absl::UnimplementedError(absl::StrCat(OpcodeName(instr.opcode()), " %", instr.name(),
+                                               ": not implemented on the CPU backend: ", what));
+}
+
+}  // namespace hlo::cpu

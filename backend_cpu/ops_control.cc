@@ -1,0 +1,244 @@
+// Structural and control-flow ops: tuples, calls, loops, conditionals,
+// async wrappers, bitcast, tokens, ids, random numbers and custom-calls.
+#include <cmath>
+#include <cstring>
+
+#include "absl/strings/str_cat.h"
+#include "backend_cpu/custom_call.h"
+#include "backend_cpu/op_eval.h"
+#include "backend_cpu/rng.h"
+
+namespace hlo::cpu {
+namespace {
+
+// `lit` converted to `shape`'s layouts (recursing into tuples).
+Literal Conform(Literal lit, const Shape& shape) {
+  if (shape.IsArray()) return ToLayout(std::move(lit), shape.layout());
+  if (shape.IsTuple() && lit.IsTuple() &&
+      lit.tuple_elements().size() == shape.tuple_shapes().size()) {
+    std::vector<Literal> elems = std::move(lit.mutable_tuple_elements());
+    for (size_t i = 0; i < elems.size(); ++i)
+      elems[i] = Conform(std::move(elems[i]), shape.tuple_shapes()[i]);
+    return Literal::MakeTuple(std::move(elems));
+  }
+  return lit;
+}
+
+absl::StatusOr<const Computation*> Called(const Instruction& instr, absl::string_view attr) {
+  Computation* const* c = instr.GetAttr<Computation*>(attr);
+  if (c == nullptr || *c == nullptr) return OpError(instr, absl::StrCat("missing ", attr, "="));
+  return *c;
+}
+
+absl::StatusOr<Literal> CallAttr(const Instruction& instr, absl::string_view attr,
+                                 absl::Span<const Literal* const> args, OpContext& ctx) {
+  absl::StatusOr<const Computation*> c = Called(instr, attr);
+  if (!c.ok()) return c.status();
+  absl::StatusOr<Literal> r = ctx.call(**c, args);
+  if (!r.ok()) return r.status();
+  return Conform(*std::move(r), instr.shape());
+}
+
+absl::StatusOr<bool> PredValue(const Instruction& instr, const Literal& pred) {
+  if (!pred.shape().IsScalar() || pred.shape().element_type() != PrimitiveType::PRED)
+    return OpError(instr, "the condition must return pred[]");
+  return pred.GetRaw<uint8_t>(0) != 0;
+}
+
+absl::StatusOr<Literal> While(const Instruction& instr, absl::Span<const Literal* const> ops,
+                              OpContext& ctx) {
+  absl::StatusOr<const Computation*> cond = Called(instr, "condition");
+  if (!cond.ok()) return cond.status();
+  absl::StatusOr<const Computation*> body = Called(instr, "body");
+  if (!body.ok()) return body.status();
+  Literal state = *ops[0];
+  for (;;) {
+    const Literal* arg = &state;
+    absl::StatusOr<Literal> c = ctx.call(**cond, absl::MakeConstSpan(&arg, 1));
+    if (!c.ok()) return c.status();
+    absl::StatusOr<bool> go = PredValue(instr, *c);
+    if (!go.ok()) return go.status();
+    if (!*go) break;
+    absl::StatusOr<Literal> next = ctx.call(**body, absl::MakeConstSpan(&arg, 1));
+    if (!next.ok()) return next.status();
+    state = *std::move(next);
+  }
+  return Conform(std::move(state), instr.shape());
+}
+
+absl::StatusOr<Literal> Conditional(const Instruction& instr,
+                                    absl::Span<const Literal* const> ops, OpContext& ctx) {
+  const Literal& selector = *ops[0];
+  if (!selector.shape().IsScalar()) return OpError(instr, "the branch selector must be a scalar");
+  const Computation* branch = nullptr;
+  if (selector.shape().element_type() == PrimitiveType::PRED) {
+    absl::StatusOr<const Computation*> c =
+        Called(instr, selector.GetRaw<uint8_t>(0) ? "true_computation" : "false_computation");
+    if (c.ok()) {
+      branch = *c;
+    } else {
+      // The pred form may also be written with branch_computations={true, false}.
+      const auto* list = instr.GetAttr<std::vector<Computation*>>("branch_computations");
+      if (list == nullptr || list->size() != 2) return c.status();
+      branch = (*list)[selector.GetRaw<uint8_t>(0) ? 0 : 1];
+    }
+    const Literal* arg = ops[selector.GetRaw<uint8_t>(0) ? 1 : 2];
+    absl::StatusOr<Literal> r = ctx.call(*branch, absl::MakeConstSpan(&arg, 1));
+    if (!r.ok()) return r.status();
+    return Conform(*std::move(r), instr.shape());
+  }
+  const auto* list = instr.GetAttr<std::vector<Computation*>>("branch_computations");
+  if (list == nullptr || list->empty()) return OpError(instr, "missing branch_computations=");
+  const int64_t n = static_cast<int64_t>(list->size());
+  int64_t index = selector.GetInt(0);
+  // An out-of-range index runs the last branch (the spec's rule).
+  if (index < 0 || index >= n) index = n - 1;
+  if (static_cast<int64_t>(ops.size()) != n + 1)
+    return OpError(instr, "needs one operand per branch after the index");
+  const Literal* arg = ops[index + 1];
+  absl::StatusOr<Literal> r = ctx.call(*(*list)[index], absl::MakeConstSpan(&arg, 1));
+  if (!r.ok()) return r.status();
+  return Conform(*std::move(r), instr.shape());
+}
+
+absl::StatusOr<Literal> Tuple(const Instruction& instr, absl::Span<const Literal* const> ops) {
+  std::vector<Literal> elems;
+  elems.reserve(ops.size());
+  for (const Literal* op : ops) elems.push_back(*op);
+  return Conform(Literal::MakeTuple(std::move(elems)), instr.shape());
+}
+
+absl::StatusOr<Literal> GetTupleElement(const Instruction& instr,
+                                        absl::Span<const Literal* const> ops) {
+  const int64_t index = instr.AttrOr<int64_t>("index", -1);
+  const Literal& t = *ops[0];
+  if (!t.IsTuple() || index < 0 || index >= static_cast<int64_t>(t.tuple_elements().size()))
+    return OpError(instr, "tuple index out of range");
+  return Conform(t.tuple_elements()[index], instr.shape());
+}
+
+// bitcast reinterprets the physical buffer: same bytes, new shape/layout.
+absl::StatusOr<Literal> Bitcast(const Instruction& instr, absl::Span<const Literal* const> ops) {
+  const Literal& in = *ops[0];
+  if (!in.shape().IsArray() || !instr.shape().IsArray())
+    return OpError(instr, "bitcast of a non-array");
+  Literal out(instr.shape());
+  if (out.size_bytes() != in.size_bytes())
+    return OpError(instr, absl::StrCat("bitcast changes the buffer size (", in.size_bytes(),
+                                       " bytes to ", out.size_bytes(), ")"));
+  if (out.size_bytes() > 0) std::memcpy(out.data(), in.data(), out.size_bytes());
+  return out;
+}
+
+// async-start's value: ((operands...), result, context...).
+absl::StatusOr<Literal> AsyncStart(const Instruction& instr, absl::Span<const Literal* const> ops,
+                                   OpContext& ctx) {
+  const Shape& shape = instr.shape();
+  if (!shape.IsTuple() || shape.tuple_shapes().size() < 2)
+    return OpError(instr, "async-start shape must be ((operands), result, ...)");
+  absl::StatusOr<const Computation*> c = Called(instr, "calls");
+  if (!c.ok()) return c.status();
+  absl::StatusOr<Literal> r = ctx.call(**c, ops);
+  if (!r.ok()) return r.status();
+  std::vector<Literal> elems;
+  std::vector<Literal> operands;
+  for (const Literal* op : ops) operands.push_back(*op);
+  elems.push_back(shape.tuple_shapes()[0].IsTuple() ? Literal::MakeTuple(std::move(operands))
+                  : operands.empty()                 ? Literal(shape.tuple_shapes()[0])
+                                                     : std::move(operands[0]));
+  elems.push_back(*std::move(r));
+  for (size_t i = 2; i < shape.tuple_shapes().size(); ++i)
+    elems.emplace_back(shape.tuple_shapes()[i]);
+  return Conform(Literal::MakeTuple(std::move(elems)), shape);
+}
+
+absl::StatusOr<Literal> TupleElementOf(const Instruction& instr, const Literal& t, size_t i) {
+  if (!t.IsTuple() || t.tuple_elements().size() <= i)
+    return OpError(instr, absl::StrCat("operand has no tuple element ", i));
+  return Conform(t.tuple_elements()[i], instr.shape());
+}
+
+absl::StatusOr<Literal> CopyStart(const Instruction& instr, absl::Span<const Literal* const> ops) {
+  const Shape& shape = instr.shape();
+  if (!shape.IsTuple() || shape.tuple_shapes().size() < 2)
+    return OpError(instr, "copy-start shape must be (destination, source, context)");
+  std::vector<Literal> elems{*ops[0], *ops[0]};
+  for (size_t i = 2; i < shape.tuple_shapes().size(); ++i)
+    elems.emplace_back(shape.tuple_shapes()[i]);
+  return Conform(Literal::MakeTuple(std::move(elems)), shape);
+}
+
+absl::StatusOr<Literal> ScalarId(const Instruction& instr, int64_t id) {
+  Literal out(instr.shape());
+  if (!instr.shape().IsScalar()) return OpError(instr, "result must be a scalar");
+  out.SetInt(0, id);
+  return out;
+}
+
+absl::StatusOr<Literal> CustomCall(const Instruction& instr, absl::Span<const Literal* const> ops,
+                                   OpContext& ctx) {
+  const std::string target = instr.AttrOr<std::string>("custom_call_target", "");
+  const CustomCallTarget* t = FindCustomCallTarget(target);
+  if (t == nullptr)
+    return OpUnimplemented(instr, absl::StrCat("custom_call_target=\"", target,
+                                               "\" is not a registered target (hlo-run "
+                                               "--list-custom-calls shows them)"));
+  return t->fn(instr, ops, ctx);
+}
+
+}  // namespace
+
+absl::StatusOr<Literal> EvalControl(const Instruction& instr,
+                                    absl::Span<const Literal* const> ops, OpContext& ctx) {
+  switch (instr.opcode()) {
+    case Opcode::kTuple:
+      return Tuple(instr, ops);
+    case Opcode::kGetTupleElement:
+      return GetTupleElement(instr, ops);
+    case Opcode::kCall:
+      return CallAttr(instr, "to_apply", ops, ctx);
+    case Opcode::kFusion:
+      return CallAttr(instr, "calls", ops, ctx);
+    case Opcode::kWhile:
+      return While(instr, ops, ctx);
+    case Opcode::kConditional:
+      return Conditional(instr, ops, ctx);
+    case Opcode::kAfterAll:
+      return Literal(instr.shape());
+    case Opcode::kAddDependency:
+    case Opcode::kOptimizationBarrier:
+    case Opcode::kDomain:
+      return Conform(*ops[0], instr.shape());
+    case Opcode::kBitcast:
+      return Bitcast(instr, ops);
+    case Opcode::kAsyncStart:
+      return AsyncStart(instr, ops, ctx);
+    case Opcode::kAsyncUpdate:
+      return Conform(*ops[0], instr.shape());
+    case Opcode::kAsyncDone:
+      return TupleElementOf(instr, *ops[0], 1);
+    case Opcode::kCopyStart:
+      return CopyStart(instr, ops);
+    case Opcode::kCopyDone:
+      return TupleElementOf(instr, *ops[0], 0);
+    case Opcode::kReplicaId:
+      return ScalarId(instr, ctx.replica_id);
+    case Opcode::kPartitionId:
+      return ScalarId(instr, ctx.partition_id);
+    case Opcode::kRng:
+      return EvalRng(instr, ops, ctx);
+    case Opcode::kRngBitGenerator:
+      return EvalRngBitGenerator(instr, ops, ctx);
+    case Opcode::kRngGetAndUpdateState:
+      return EvalRngGetAndUpdateState(instr, ops, ctx);
+    case Opcode::kCustomCall:
+      return CustomCall(instr, ops, ctx);
+    case Opcode::kConstant:
+      if (instr.has_literal()) return instr.literal();
+      return OpError(instr, "constant without a value");
+    default:
+      return OpUnimplemented(instr, "op");
+  }
+}
+
+}  // namespace hlo::cpu

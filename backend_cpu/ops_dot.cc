@@ -1,0 +1,934 @@
+// dot (dot_general) and convolution of the linalg family.
+//
+// Both reduce to batched matrix products on "compute type" buffers:
+//   f32, f16, bf16, f8/f4 results -> float   (cblas_sgemm; narrow types are
+//                                             rounded once at the end)
+//   f64 -> double (dgemm), c64 -> complex<float> (cgemm), c128 -> zgemm
+//   integer results <= 32 bits -> uint32_t, 64-bit -> uint64_t (a blocked
+//   loop; unsigned arithmetic wraps, so the result equals accumulating in
+//   the result type), pred -> uint32_t counts, stored as (count != 0), i.e.
+//   OR of ANDs.
+// Operands of another element type are converted to the result type first
+// (as XLA's evaluator does). See docs/ops-linalg.md.
+#include <cblas.h>
+
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <type_traits>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "backend_cpu/op_eval.h"
+#include "backend_cpu/thread_pool.h"
+
+namespace hlo::cpu {
+
+// Shared with ops_conv.cc / the dispatcher in ops_linalg.cc.
+absl::StatusOr<Literal> LinalgEvalDot(const Instruction& instr,
+                                      absl::Span<const Literal* const> operands);
+absl::StatusOr<Literal> LinalgEvalConvolution(const Instruction& instr,
+                                              absl::Span<const Literal* const> operands);
+absl::StatusOr<Literal> LinalgEvalRaggedDot(const Instruction& instr,
+                                            absl::Span<const Literal* const> operands);
+
+namespace {
+
+using c64 = std::complex<float>;
+using c128 = std::complex<double>;
+
+template <typename T>
+constexpr bool kIsBlasType = std::is_same_v<T, float> || std::is_same_v<T, double> ||
+                             std::is_same_v<T, c64> || std::is_same_v<T, c128>;
+
+// ------------------------------------------------------------ layouts
+
+// `lit` untiled (a row-major copy in *tmp when it is tiled).
+const Literal& Untiled(const Literal& lit, Literal* tmp) {
+  if (lit.shape().layout().tiles.empty() &&
+      static_cast<int64_t>(lit.shape().layout().minor_to_major.size()) == lit.shape().rank())
+    return lit;
+  *tmp = lit.Relayout(RowMajorLayout(lit.shape().rank()));
+  return *tmp;
+}
+
+// Physical stride (in elements) of every logical dimension of an untiled literal.
+std::vector<int64_t> PhysStrides(const Shape& s) {
+  std::vector<int64_t> st(s.rank(), 1);
+  int64_t acc = 1;
+  for (int64_t d : s.layout().minor_to_major) {
+    st[d] = acc;
+    acc *= s.dim(d);
+  }
+  return st;
+}
+
+// True if `strides` are the row-major strides of `sizes` (size-1 dims ignored).
+bool IsRowMajorStrides(absl::Span<const int64_t> sizes, absl::Span<const int64_t> strides) {
+  int64_t acc = 1;
+  for (int64_t i = static_cast<int64_t>(sizes.size()) - 1; i >= 0; --i) {
+    if (sizes[i] != 1 && strides[i] != acc) return false;
+    acc *= sizes[i];
+  }
+  return true;
+}
+
+// ------------------------------------------------------------ conversions
+
+// Saturating float -> integer of type rt (NaN -> 0), as a wrapped u64.
+uint64_t SaturateToInt(double v, PrimitiveType rt) {
+  if (std::isnan(v)) return 0;
+  const int bits = PrimitiveTypeBitWidth(rt);
+  if (IsSignedInt(rt)) {
+    if (bits >= 64) {
+      if (v <= -9.223372036854775808e18) return uint64_t{1} << 63;
+      if (v >= 9.223372036854775808e18) return ~uint64_t{0} >> 1;
+      return static_cast<uint64_t>(static_cast<int64_t>(v));
+    }
+    const double lo = -std::ldexp(1.0, bits - 1), hi = std::ldexp(1.0, bits - 1) - 1;
+    if (v <= lo) return static_cast<uint64_t>(static_cast<int64_t>(lo));
+    if (v >= hi) return static_cast<uint64_t>(static_cast<int64_t>(hi));
+    return static_cast<uint64_t>(static_cast<int64_t>(v));
+  }
+  if (v <= 0) return 0;
+  const double hi = std::ldexp(1.0, bits);
+  if (v >= hi) return bits == 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
+  return static_cast<uint64_t>(v);
+}
+
+bool IsNative(PrimitiveType t, const float*) { return t == PrimitiveType::F32; }
+bool IsNative(PrimitiveType t, const double*) { return t == PrimitiveType::F64; }
+bool IsNative(PrimitiveType t, const c64*) { return t == PrimitiveType::C64; }
+bool IsNative(PrimitiveType t, const c128*) { return t == PrimitiveType::C128; }
+bool IsNative(PrimitiveType t, const uint32_t*) {
+  return t == PrimitiveType::S32 || t == PrimitiveType::U32;
+}
+bool IsNative(PrimitiveType t, const uint64_t*) {
+  return t == PrimitiveType::S64 || t == PrimitiveType::U64;
+}
+
+// One element of `lit` converted to compute type T for result type rt.
+template <typename T>
+T LoadSlow(const Literal& lit, int64_t slot, PrimitiveType rt) {
+  const PrimitiveType st = lit.shape().element_type();
+  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+    const double v = lit.GetDouble(slot);
+    if (std::is_same_v<T, float> && rt != PrimitiveType::F32 && st != rt) {
+      // Narrow result type (f16, bf16, f8...): convert the operand to it first.
+      thread_local Literal scratch;
+      if (scratch.shape().element_type() != rt) scratch = Literal(Shape::Array(rt, {1}));
+      scratch.SetDouble(0, v);
+      return static_cast<T>(scratch.GetDouble(0));
+    }
+    return static_cast<T>(v);
+  } else if constexpr (std::is_same_v<T, c64> || std::is_same_v<T, c128>) {
+    const c128 v = lit.GetComplex(slot);
+    return T(static_cast<typename T::value_type>(v.real()),
+             static_cast<typename T::value_type>(v.imag()));
+  } else {
+    if (rt == PrimitiveType::PRED) {
+      if (IsFloatOrComplex(st)) return lit.GetDouble(slot) != 0 ? 1 : 0;
+      return lit.GetInt(slot) != 0 ? 1 : 0;
+    }
+    if (IsFloatOrComplex(st)) return static_cast<T>(SaturateToInt(lit.GetDouble(slot), rt));
+    return static_cast<T>(static_cast<uint64_t>(lit.GetInt(slot)));
+  }
+}
+
+// out[i] for i in row-major order over `sizes` = element at physical slot
+// base + sum(idx_d * strides[d]) of `lit`, converted to T.
+template <typename T>
+void Gather(const Literal& lit, int64_t base, absl::Span<const int64_t> sizes,
+            absl::Span<const int64_t> strides, PrimitiveType rt, T* out) {
+  int64_t total = 1;
+  for (int64_t s : sizes) total *= s;
+  if (total == 0) return;
+  const int64_t rank = static_cast<int64_t>(sizes.size());
+  auto run = [&](auto get) {
+    if (rank == 0) {
+      out[0] = get(base);
+      return;
+    }
+    const int64_t inner = sizes[rank - 1], istride = strides[rank - 1];
+    std::vector<int64_t> idx(rank, 0);
+    int64_t off = base;
+    for (int64_t o = 0; o < total; o += inner) {
+      T* dst = out + o;
+      for (int64_t j = 0; j < inner; ++j) dst[j] = get(off + j * istride);
+      for (int64_t d = rank - 2; d >= 0; --d) {
+        off += strides[d];
+        if (++idx[d] < sizes[d]) break;
+        off -= strides[d] * sizes[d];
+        idx[d] = 0;
+      }
+    }
+  };
+  const PrimitiveType st = lit.shape().element_type();
+  const bool narrow_float = std::is_same_v<T, float> && rt != PrimitiveType::F32;
+  if (IsNative(st, static_cast<const T*>(nullptr)) && rt != PrimitiveType::PRED && !narrow_float) {
+    const T* p = reinterpret_cast<const T*>(lit.data());
+    run([p](int64_t s) { return p[s]; });
+  } else {
+    run([&lit, rt](int64_t s) { return LoadSlow<T>(lit, s, rt); });
+  }
+}
+
+// Writes `src` (row-major over result's dims) into the row-major literal `res`.
+template <typename T>
+void Store(const T* src, Literal& res) {
+  const PrimitiveType rt = res.shape().element_type();
+  const int64_t n = res.shape().ElementCount();
+  if (IsNative(rt, static_cast<const T*>(nullptr))) {
+    std::memcpy(res.data(), src, n * sizeof(T));
+    return;
+  }
+  for (int64_t i = 0; i < n; ++i) {
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+      res.SetDouble(i, static_cast<double>(src[i]));
+    } else if constexpr (std::is_same_v<T, c64> || std::is_same_v<T, c128>) {
+      res.SetComplex(i, c128(src[i].real(), src[i].imag()));
+    } else {
+      if (rt == PrimitiveType::PRED) {
+        res.SetInt(i, src[i] != 0 ? 1 : 0);
+      } else {
+        res.SetInt(i, static_cast<int64_t>(static_cast<uint64_t>(src[i])));
+      }
+    }
+  }
+}
+
+// ------------------------------------------------------------ GEMM
+
+// C (m x n, row-major, ldc) = op(A) (m x k) * op(B) (k x n).
+// A(i,p) = ta ? A[p*lda+i] : A[i*lda+p]; likewise B.
+template <typename T>
+void NaiveGemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, int64_t lda,
+               const T* b, int64_t ldb, T* c, int64_t ldc) {
+  // Rows of C are independent: fixed blocks of rows -> deterministic.
+  const int64_t min_rows = std::max<int64_t>(1, 16384 / std::max<int64_t>(1, n * k));
+  ParallelFor(m, min_rows, [&](int64_t i0, int64_t i1) {
+    constexpr int64_t kBlockK = 256;
+    for (int64_t i = i0; i < i1; ++i) {
+      T* crow = c + i * ldc;
+      std::fill(crow, crow + n, T(0));
+      for (int64_t p0 = 0; p0 < k; p0 += kBlockK) {
+        const int64_t p1 = std::min(k, p0 + kBlockK);
+        for (int64_t p = p0; p < p1; ++p) {
+          const T av = ta ? a[p * lda + i] : a[i * lda + p];
+          if (!tb) {
+            const T* brow = b + p * ldb;
+            for (int64_t j = 0; j < n; ++j) crow[j] += av * brow[j];
+          } else {
+            for (int64_t j = 0; j < n; ++j) crow[j] += av * b[j * ldb + p];
+          }
+        }
+      }
+    }
+  });
+}
+
+template <typename T>
+void Gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, int64_t lda,
+          const T* b, int64_t ldb, T* c, int64_t ldc) {
+  if (m == 0 || n == 0) return;
+  if (k == 0) {
+    for (int64_t i = 0; i < m; ++i) std::fill(c + i * ldc, c + i * ldc + n, T(0));
+    return;
+  }
+  const CBLAS_TRANSPOSE TA = ta ? CblasTrans : CblasNoTrans;
+  const CBLAS_TRANSPOSE TB = tb ? CblasTrans : CblasNoTrans;
+  const blasint M = static_cast<blasint>(m), N = static_cast<blasint>(n),
+                K = static_cast<blasint>(k);
+  const blasint LDA = static_cast<blasint>(std::max<int64_t>(1, lda));
+  const blasint LDB = static_cast<blasint>(std::max<int64_t>(1, ldb));
+  const blasint LDC = static_cast<blasint>(std::max<int64_t>(1, ldc));
+  if constexpr (std::is_same_v<T, float>) {
+    cblas_sgemm(CblasRowMajor, TA, TB, M, N, K, 1.0f, a, LDA, b, LDB, 0.0f, c, LDC);
+  } else if constexpr (std::is_same_v<T, double>) {
+    cblas_dgemm(CblasRowMajor, TA, TB, M, N, K, 1.0, a, LDA, b, LDB, 0.0, c, LDC);
+  } else if constexpr (std::is_same_v<T, c64>) {
+    const c64 one(1, 0), zero(0, 0);
+    cblas_cgemm(CblasRowMajor, TA, TB, M, N, K, &one, a, LDA, b, LDB, &zero, c, LDC);
+  } else if constexpr (std::is_same_v<T, c128>) {
+    const c128 one(1, 0), zero(0, 0);
+    cblas_zgemm(CblasRowMajor, TA, TB, M, N, K, &one, a, LDA, b, LDB, &zero, c, LDC);
+  } else {
+    NaiveGemm<T>(ta, tb, m, n, k, a, lda, b, ldb, c, ldc);
+  }
+}
+
+constexpr int64_t kBlasMax = std::numeric_limits<int>::max();
+
+enum class Acc { kF32, kF64, kC64, kC128, kU32, kU64 };
+
+absl::StatusOr<Acc> AccFor(const Instruction& instr, PrimitiveType rt) {
+  switch (rt) {
+    case PrimitiveType::F64: return Acc::kF64;
+    case PrimitiveType::C64: return Acc::kC64;
+    case PrimitiveType::C128: return Acc::kC128;
+    case PrimitiveType::S64:
+    case PrimitiveType::U64: return Acc::kU64;
+    default: break;
+  }
+  if (IsFloat(rt)) return Acc::kF32;
+  if (IsInteger(rt) || IsPred(rt)) return Acc::kU32;
+  return OpUnimplemented(instr, absl::StrCat("element type ", PrimitiveTypeName(rt)));
+}
+
+template <typename F>
+absl::Status DispatchAcc(Acc acc, F&& f) {
+  switch (acc) {
+    case Acc::kF32: return f(float{});
+    case Acc::kF64: return f(double{});
+    case Acc::kC64: return f(c64{});
+    case Acc::kC128: return f(c128{});
+    case Acc::kU32: return f(uint32_t{});
+    case Acc::kU64: return f(uint64_t{});
+  }
+  return absl::InternalError("bad accumulator");
+}
+
+// ------------------------------------------------------------ dot
+
+// Collapses a group of dims (in order) into one (size, stride) if their
+// physical strides allow it. stride -1 = the group has size <= 1.
+bool CollapseGroup(absl::Span<const int64_t> dims, absl::Span<const int64_t> sizes,
+                   absl::Span<const int64_t> strides, int64_t* stride) {
+  int64_t expect = -1;
+  *stride = -1;
+  for (int64_t i = static_cast<int64_t>(dims.size()) - 1; i >= 0; --i) {
+    const int64_t d = dims[i];
+    if (sizes[d] == 1) continue;
+    if (expect == -1) {
+      *stride = strides[d];
+    } else if (strides[d] != expect) {
+      return false;
+    }
+    expect = strides[d] * sizes[d];
+  }
+  return true;
+}
+
+// A (rows x cols) matrix view of an operand per batch: element (r, c) at
+// base[offsets[b] + (trans ? c*ld + r : r*ld + c)].
+template <typename T>
+struct MatView {
+  const T* base = nullptr;
+  std::vector<int64_t> offsets;
+  bool trans = false;
+  int64_t ld = 1;
+  std::vector<T> storage;
+};
+
+// Builds a view of `lit` with batch dims `bd`, row dims `rd`, col dims `cd`.
+// Uses the literal's memory directly when possible, else packs.
+template <typename T>
+void MakeView(const Literal& lit, absl::Span<const int64_t> bd, absl::Span<const int64_t> rd,
+              absl::Span<const int64_t> cd, PrimitiveType rt, int64_t B, int64_t R, int64_t C,
+              MatView<T>* v) {
+  const Shape& s = lit.shape();
+  const std::vector<int64_t> st = PhysStrides(s);
+  // Batch offsets.
+  std::vector<int64_t> bsizes, bstrides;
+  for (int64_t d : bd) {
+    bsizes.push_back(s.dim(d));
+    bstrides.push_back(st[d]);
+  }
+  if constexpr (kIsBlasType<T>) {
+    int64_t rs, cs;
+    if (IsNative(s.element_type(), static_cast<const T*>(nullptr)) && IsNative(rt, static_cast<const T*>(nullptr)) &&
+        CollapseGroup(rd, s.dims(), st, &rs) && CollapseGroup(cd, s.dims(), st, &cs)) {
+      bool ok = false;
+      if (cs == -1 || cs == 1) {
+        // Row-major: ld = row stride.
+        const int64_t ld = rs == -1 ? std::max<int64_t>(C, 1) : rs;
+        if (ld >= std::max<int64_t>(C, 1) && ld <= kBlasMax) {
+          v->trans = false;
+          v->ld = ld;
+          ok = true;
+        }
+      }
+      if (!ok && (rs == -1 || rs == 1)) {
+        const int64_t ld = cs == -1 ? std::max<int64_t>(R, 1) : cs;
+        if (ld >= std::max<int64_t>(R, 1) && ld <= kBlasMax) {
+          v->trans = true;
+          v->ld = ld;
+          ok = true;
+        }
+      }
+      if (ok) {
+        v->base = reinterpret_cast<const T*>(lit.data());
+        v->offsets.resize(B);
+        int64_t* out = v->offsets.data();
+        // Offsets of every batch index (row-major over batch dims).
+        std::vector<int64_t> idx(bsizes.size(), 0);
+        for (int64_t b = 0; b < B; ++b) {
+          int64_t off = 0;
+          for (size_t i = 0; i < idx.size(); ++i) off += idx[i] * bstrides[i];
+          out[b] = off;
+          for (int64_t i = static_cast<int64_t>(idx.size()) - 1; i >= 0; --i) {
+            if (++idx[i] < bsizes[i]) break;
+            idx[i] = 0;
+          }
+        }
+        return;
+      }
+    }
+  }
+  // Pack into [B][R][C] row-major.
+  std::vector<int64_t> sizes = bsizes, strides = bstrides;
+  for (int64_t d : rd) {
+    sizes.push_back(s.dim(d));
+    strides.push_back(st[d]);
+  }
+  for (int64_t d : cd) {
+    sizes.push_back(s.dim(d));
+    strides.push_back(st[d]);
+  }
+  v->storage.resize(B * R * C);
+  Gather<T>(lit, 0, sizes, strides, rt, v->storage.data());
+  v->base = v->storage.data();
+  v->trans = false;
+  v->ld = std::max<int64_t>(C, 1);
+  v->offsets.resize(B);
+  for (int64_t b = 0; b < B; ++b) v->offsets[b] = b * R * C;
+}
+
+absl::Status CheckDims(const Instruction& instr, absl::Span<const int64_t> dims, int64_t rank,
+                       std::vector<bool>* used, absl::string_view what) {
+  for (int64_t d : dims) {
+    if (d < 0 || d >= rank) return OpError(instr, absl::StrCat(what, " dimension ", d, " out of range"));
+    if ((*used)[d]) return OpError(instr, absl::StrCat(what, " dimension ", d, " repeated"));
+    (*used)[d] = true;
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<Literal> LinalgEvalDot(const Instruction& instr,
+                                      absl::Span<const Literal* const> operands) {
+  if (operands.size() < 2) return OpError(instr, "expects 2 operands");
+  if (instr.HasAttr("sparsity")) return OpUnimplemented(instr, "sparse dot");
+  const Shape& ls = operands[0]->shape();
+  const Shape& rs = operands[1]->shape();
+  const Shape& out_shape = instr.shape();
+  if (!ls.IsArray() || !rs.IsArray() || !out_shape.IsArray())
+    return OpError(instr, "operands and result must be arrays");
+  const std::vector<int64_t> lb = instr.AttrOr<std::vector<int64_t>>("lhs_batch_dims", {});
+  const std::vector<int64_t> rb = instr.AttrOr<std::vector<int64_t>>("rhs_batch_dims", {});
+  const std::vector<int64_t> lc = instr.AttrOr<std::vector<int64_t>>("lhs_contracting_dims", {});
+  const std::vector<int64_t> rc = instr.AttrOr<std::vector<int64_t>>("rhs_contracting_dims", {});
+  if (lb.size() != rb.size()) return OpError(instr, "batch dimension counts differ");
+  if (lc.size() != rc.size()) return OpError(instr, "contracting dimension counts differ");
+  std::vector<bool> lused(ls.rank(), false), rused(rs.rank(), false);
+  if (auto st = CheckDims(instr, lb, ls.rank(), &lused, "lhs batch"); !st.ok()) return st;
+  if (auto st = CheckDims(instr, lc, ls.rank(), &lused, "lhs contracting"); !st.ok()) return st;
+  if (auto st = CheckDims(instr, rb, rs.rank(), &rused, "rhs batch"); !st.ok()) return st;
+  if (auto st = CheckDims(instr, rc, rs.rank(), &rused, "rhs contracting"); !st.ok()) return st;
+  int64_t B = 1, K = 1, M = 1, N = 1;
+  std::vector<int64_t> out_dims;
+  for (size_t i = 0; i < lb.size(); ++i) {
+    if (ls.dim(lb[i]) != rs.dim(rb[i])) return OpError(instr, "batch dimension sizes differ");
+    B *= ls.dim(lb[i]);
+    out_dims.push_back(ls.dim(lb[i]));
+  }
+  for (size_t i = 0; i < lc.size(); ++i) {
+    if (ls.dim(lc[i]) != rs.dim(rc[i])) return OpError(instr, "contracting dimension sizes differ");
+    K *= ls.dim(lc[i]);
+  }
+  std::vector<int64_t> lf, rf;
+  for (int64_t d = 0; d < ls.rank(); ++d)
+    if (!lused[d]) {
+      lf.push_back(d);
+      M *= ls.dim(d);
+      out_dims.push_back(ls.dim(d));
+    }
+  for (int64_t d = 0; d < rs.rank(); ++d)
+    if (!rused[d]) {
+      rf.push_back(d);
+      N *= rs.dim(d);
+      out_dims.push_back(rs.dim(d));
+    }
+  if (out_dims != out_shape.dims()) return OpError(instr, "result shape does not match the dot dimensions");
+  const PrimitiveType rt = out_shape.element_type();
+  auto acc = AccFor(instr, rt);
+  if (!acc.ok()) return acc.status();
+  if (B * M * N == 0) return Literal(out_shape);
+  Literal result;
+  if (M > kBlasMax || N > kBlasMax || K > kBlasMax)
+    return OpUnimplemented(instr, "matrix dimension above 2^31");
+  Literal ltmp, rtmp;
+  const Literal& lhs = Untiled(*operands[0], &ltmp);
+  const Literal& rhs = Untiled(*operands[1], &rtmp);
+  absl::Status st = DispatchAcc(*acc, [&](auto zero) -> absl::Status {
+    using T = decltype(zero);
+    MatView<T> av, bv;
+    MakeView<T>(lhs, lb, lf, lc, rt, B, M, K, &av);
+    MakeView<T>(rhs, rb, rc, rf, rt, B, K, N, &bv);
+    // Straight into the result when it is row-major and of the compute type.
+    const Layout& ol = out_shape.layout();
+    const bool direct = IsNative(rt, static_cast<const T*>(nullptr)) && ol.tiles.empty() &&
+                        static_cast<int64_t>(ol.minor_to_major.size()) == out_shape.rank() &&
+                        IsRowMajorStrides(out_shape.dims(), PhysStrides(out_shape));
+    std::vector<T> c;
+    T* cp;
+    if (direct) {
+      result = Literal(out_shape);
+      cp = reinterpret_cast<T*>(result.data());
+    } else {
+      c.resize(B * M * N);
+      cp = c.data();
+    }
+    for (int64_t b = 0; b < B; ++b) {
+      Gemm<T>(av.trans, bv.trans, M, N, K, av.base + av.offsets[b], av.ld, bv.base + bv.offsets[b],
+              bv.ld, cp + b * M * N, N);
+    }
+    if (!direct) {
+      result = RowMajorLiteral(out_shape);
+      Store<T>(c.data(), result);
+    }
+    return absl::OkStatus();
+  });
+  if (!st.ok()) return st;
+  return ToLayout(std::move(result), out_shape.layout());
+}
+
+// ------------------------------------------------------------ ragged-dot
+
+// Modes (see docs/ops-linalg.md): the lhs ragged dim is
+//   a free dim  -> rhs has a group dim; rows of group i use rhs[i];
+//   a contracting dim -> result [G, batch, lhs free, rhs free]; group i
+//                        contracts only over its slice.
+// group_sizes must be rank 1 ([G]); the batch-ragged mode is unimplemented.
+absl::StatusOr<Literal> LinalgEvalRaggedDot(const Instruction& instr,
+                                            absl::Span<const Literal* const> operands) {
+  if (operands.size() != 3) return OpError(instr, "expects 3 operands");
+  const Shape& ls = operands[0]->shape();
+  const Shape& rs = operands[1]->shape();
+  const Shape& gs = operands[2]->shape();
+  const Shape& out_shape = instr.shape();
+  if (!ls.IsArray() || !rs.IsArray() || !gs.IsArray() || !out_shape.IsArray())
+    return OpError(instr, "operands and result must be arrays");
+  if (gs.rank() != 1 || !IsInteger(gs.element_type()))
+    return OpUnimplemented(instr, "group_sizes other than an integer [G] array");
+  const auto lb = instr.AttrOr<std::vector<int64_t>>("lhs_batch_dims", {});
+  const auto rb = instr.AttrOr<std::vector<int64_t>>("rhs_batch_dims", {});
+  const auto lc = instr.AttrOr<std::vector<int64_t>>("lhs_contracting_dims", {});
+  const auto rc = instr.AttrOr<std::vector<int64_t>>("rhs_contracting_dims", {});
+  const auto lr = instr.AttrOr<std::vector<int64_t>>("lhs_ragged_dims", {});
+  const auto rg = instr.AttrOr<std::vector<int64_t>>("rhs_group_dims", {});
+  if (lb.size() != rb.size() || lc.size() != rc.size() || lr.size() != 1 || rg.size() > 1)
+    return OpError(instr, "bad ragged dot dimension numbers");
+  std::vector<bool> lused(ls.rank(), false), rused(rs.rank(), false);
+  if (auto st = CheckDims(instr, lb, ls.rank(), &lused, "lhs batch"); !st.ok()) return st;
+  if (auto st = CheckDims(instr, lc, ls.rank(), &lused, "lhs contracting"); !st.ok()) return st;
+  if (auto st = CheckDims(instr, rb, rs.rank(), &rused, "rhs batch"); !st.ok()) return st;
+  if (auto st = CheckDims(instr, rc, rs.rank(), &rused, "rhs contracting"); !st.ok()) return st;
+  if (auto st = CheckDims(instr, rg, rs.rank(), &rused, "rhs group"); !st.ok()) return st;
+  const int64_t ragged = lr[0];
+  if (ragged < 0 || ragged >= ls.rank()) return OpError(instr, "lhs ragged dim out of range");
+  const bool ragged_contracting = std::find(lc.begin(), lc.end(), ragged) != lc.end();
+  const bool ragged_batch = std::find(lb.begin(), lb.end(), ragged) != lb.end();
+  if (ragged_batch) return OpUnimplemented(instr, "ragged batch dimension");
+  if (ragged_contracting != rg.empty())
+    return OpError(instr, "rhs group dim must be present iff the ragged dim is not contracting");
+  const int64_t G = gs.dim(0);
+  if (!rg.empty() && rs.dim(rg[0]) != G) return OpError(instr, "rhs group dim size != group count");
+  int64_t B = 1, K = 1, M = 1, N = 1;
+  std::vector<int64_t> out_dims;
+  if (ragged_contracting) out_dims.push_back(G);
+  std::vector<int64_t> bsz;
+  for (size_t i = 0; i < lb.size(); ++i) {
+    if (ls.dim(lb[i]) != rs.dim(rb[i])) return OpError(instr, "batch dimension sizes differ");
+    B *= ls.dim(lb[i]);
+    out_dims.push_back(ls.dim(lb[i]));
+  }
+  for (size_t i = 0; i < lc.size(); ++i) {
+    if (ls.dim(lc[i]) != rs.dim(rc[i])) return OpError(instr, "contracting dimension sizes differ");
+    K *= ls.dim(lc[i]);
+  }
+  std::vector<int64_t> lf, rf;
+  for (int64_t d = 0; d < ls.rank(); ++d)
+    if (!lused[d]) {
+      lf.push_back(d);
+      M *= ls.dim(d);
+      out_dims.push_back(ls.dim(d));
+    }
+  for (int64_t d = 0; d < rs.rank(); ++d)
+    if (!rused[d]) {
+      rf.push_back(d);
+      N *= rs.dim(d);
+      out_dims.push_back(rs.dim(d));
+    }
+  if (out_dims != out_shape.dims()) return OpError(instr, "result shape does not match the dimensions");
+  const PrimitiveType rt = out_shape.element_type();
+  auto acc = AccFor(instr, rt);
+  if (!acc.ok()) return acc.status();
+  if (out_shape.ElementCount() == 0) return Literal(out_shape);
+  if (M > kBlasMax || N > kBlasMax || K > kBlasMax) return OpUnimplemented(instr, "matrix too large");
+  // Group ranges along the ragged dim (clamped to its size).
+  Literal gtmp;
+  const Literal& gl = RowMajor(*operands[2], &gtmp);
+  const int64_t rsize = ls.dim(ragged);
+  std::vector<int64_t> gstart(G), gend(G);
+  int64_t pos = 0;
+  for (int64_t i = 0; i < G; ++i) {
+    const int64_t sz = std::max<int64_t>(0, gl.GetInt(i));
+    gstart[i] = std::min(pos, rsize);
+    gend[i] = std::min(pos + sz, rsize);
+    pos = gend[i];
+  }
+  // Index of the ragged dim for every row (free) or column (contracting) of A.
+  const std::vector<int64_t>& grp_dims = ragged_contracting ? lc : lf;
+  std::vector<int64_t> rag_index;
+  {
+    int64_t count = 1, inner = 1;
+    size_t at = 0;
+    for (size_t i = 0; i < grp_dims.size(); ++i) {
+      count *= ls.dim(grp_dims[i]);
+      if (grp_dims[i] == ragged) at = i;
+    }
+    for (size_t i = at + 1; i < grp_dims.size(); ++i) inner *= ls.dim(grp_dims[i]);
+    rag_index.resize(count);
+    for (int64_t j = 0; j < count; ++j) rag_index[j] = (j / inner) % rsize;
+  }
+  Literal ltmp, rtmp;
+  const Literal& lhs = Untiled(*operands[0], &ltmp);
+  const Literal& rhs = Untiled(*operands[1], &rtmp);
+  Literal result = RowMajorLiteral(out_shape);
+  absl::Status st = DispatchAcc(*acc, [&](auto zero) -> absl::Status {
+    using T = decltype(zero);
+    MatView<T> av;
+    MakeView<T>(lhs, lb, lf, lc, rt, B, M, K, &av);
+    // Packed copy of A (row-major [B][M][K]) to mask.
+    std::vector<T> a(B * M * K);
+    for (int64_t b = 0; b < B; ++b)
+      for (int64_t i = 0; i < M; ++i)
+        for (int64_t k = 0; k < K; ++k)
+          a[(b * M + i) * K + k] = av.trans ? av.base[av.offsets[b] + k * av.ld + i]
+                                            : av.base[av.offsets[b] + i * av.ld + k];
+    std::vector<T> c(out_shape.ElementCount(), T(0)), tmp(M * N), am;
+    const std::vector<int64_t> rst = PhysStrides(rhs.shape());
+    std::vector<T> bm(B * K * N);
+    for (int64_t g = 0; g < G; ++g) {
+      if (gstart[g] >= gend[g]) continue;
+      // rhs for this group: [B][K][N].
+      std::vector<int64_t> sizes, strides;
+      for (int64_t d : rb) sizes.push_back(rs.dim(d)), strides.push_back(rst[d]);
+      for (int64_t d : rc) sizes.push_back(rs.dim(d)), strides.push_back(rst[d]);
+      for (int64_t d : rf) sizes.push_back(rs.dim(d)), strides.push_back(rst[d]);
+      Gather<T>(rhs, rg.empty() ? 0 : g * rst[rg[0]], sizes, strides, rt, bm.data());
+      auto in_group = [&](int64_t j) { return rag_index[j] >= gstart[g] && rag_index[j] < gend[g]; };
+      for (int64_t b = 0; b < B; ++b) {
+        const T* ap = a.data() + b * M * K;
+        if (ragged_contracting) {
+          am.assign(ap, ap + M * K);
+          for (int64_t i = 0; i < M; ++i)
+            for (int64_t k = 0; k < K; ++k)
+              if (!in_group(k)) am[i * K + k] = T(0);
+          ap = am.data();
+        }
+        Gemm<T>(false, false, M, N, K, ap, K, bm.data() + b * K * N, N, tmp.data(), N);
+        if (ragged_contracting) {
+          std::copy(tmp.begin(), tmp.end(), c.begin() + (g * B + b) * M * N);
+        } else {
+          for (int64_t i = 0; i < M; ++i)
+            if (in_group(i)) std::copy(tmp.begin() + i * N, tmp.begin() + (i + 1) * N, c.begin() + (b * M + i) * N);
+        }
+      }
+    }
+    Store<T>(c.data(), result);
+    return absl::OkStatus();
+  });
+  if (!st.ok()) return st;
+  return ToLayout(std::move(result), out_shape.layout());
+}
+
+// ------------------------------------------------------------ convolution
+
+namespace {
+
+// Channels-last im2col plan: the input is viewed as [N][spatial...][C]
+// (its own memory when the layout already is that, else a packed copy), the
+// kernel packed as [window...][Cg][O] (reversal applied), and for every
+// chunk of output positions a matrix col[p][window, c] is built from
+// contiguous channel runs; out[p][o] = col x w is one GEMM per chunk/group.
+struct ConvGeom {
+  int64_t ns = 0;
+  std::vector<int64_t> is, ks, os;        // input/kernel/output spatial sizes
+  std::vector<int64_t> istr;              // element stride of each input spatial dim
+  int64_t bstr = 0;                       // element stride of the input batch
+  std::vector<std::vector<int64_t>> tab;  // per dim: [k][o] -> input index or -1
+  std::vector<int64_t> kidx;              // [KS][ns] window multi-indices
+  int64_t KS = 1, P = 1, IS = 1;
+};
+
+// Fills col rows for output positions [p0, p1) of input batch `bin`,
+// channels [chan0, chan0+Cg). Row length KK = KS*Cg.
+template <typename T>
+void FillCol(const ConvGeom& g, const T* in, int64_t bin, int64_t chan0, int64_t Cg, int64_t p0,
+             int64_t p1, T* col) {
+  const int64_t ns = g.ns, KK = g.KS * Cg;
+  std::vector<int64_t> o(ns);
+  int64_t rem = p0;
+  for (int64_t d = ns - 1; d >= 0; --d) {
+    o[d] = rem % g.os[d];
+    rem /= g.os[d];
+  }
+  const T* base = in + bin * g.bstr + chan0;
+  for (int64_t p = p0; p < p1; ++p) {
+    T* row = col + (p - p0) * KK;
+    for (int64_t kf = 0; kf < g.KS; ++kf) {
+      const int64_t* k = g.kidx.data() + kf * ns;
+      int64_t off = 0;
+      bool ok = true;
+      for (int64_t d = 0; d < ns; ++d) {
+        const int64_t idx = g.tab[d][k[d] * g.os[d] + o[d]];
+        if (idx < 0) {
+          ok = false;
+          break;
+        }
+        off += idx * g.istr[d];
+      }
+      T* dst = row + kf * Cg;
+      if (ok) {
+        std::copy(base + off, base + off + Cg, dst);
+      } else {
+        std::fill(dst, dst + Cg, T(0));
+      }
+    }
+    for (int64_t d = ns - 1; d >= 0; --d) {
+      if (++o[d] < g.os[d]) break;
+      o[d] = 0;
+    }
+  }
+}
+
+}  // namespace
+
+absl::StatusOr<Literal> LinalgEvalConvolution(const Instruction& instr,
+                                              absl::Span<const Literal* const> operands) {
+  if (operands.size() < 2) return OpError(instr, "expects 2 operands");
+  const auto* dn = instr.GetAttr<ConvolutionDimensionNumbers>("dim_labels");
+  if (dn == nullptr) return OpError(instr, "missing dim_labels");
+  const Shape& ls = operands[0]->shape();
+  const Shape& ks_shape = operands[1]->shape();
+  const Shape& out_shape = instr.shape();
+  if (!ls.IsArray() || !ks_shape.IsArray() || !out_shape.IsArray())
+    return OpError(instr, "operands and result must be arrays");
+  const int64_t ns = static_cast<int64_t>(dn->input_spatial_dimensions.size());
+  if (static_cast<int64_t>(dn->kernel_spatial_dimensions.size()) != ns ||
+      static_cast<int64_t>(dn->output_spatial_dimensions.size()) != ns || ls.rank() != ns + 2 ||
+      ks_shape.rank() != ns + 2 || out_shape.rank() != ns + 2)
+    return OpError(instr, "dim_labels do not match the operand ranks");
+  Window window;
+  if (const auto* w = instr.GetAttr<Window>("window")) window = *w;
+  if (static_cast<int64_t>(window.dimensions.size()) != ns) {
+    if (!window.dimensions.empty()) return OpError(instr, "window rank does not match");
+    for (int64_t d = 0; d < ns; ++d) {
+      WindowDimension wd;
+      wd.size = ks_shape.dim(dn->kernel_spatial_dimensions[d]);
+      window.dimensions.push_back(wd);
+    }
+  }
+  const int64_t FG = instr.AttrOr<int64_t>("feature_group_count", 1);
+  const int64_t BG = instr.AttrOr<int64_t>("batch_group_count", 1);
+  const int64_t N = ls.dim(dn->input_batch_dimension);
+  const int64_t C = ls.dim(dn->input_feature_dimension);
+  const int64_t Cg = ks_shape.dim(dn->kernel_input_feature_dimension);
+  const int64_t O = ks_shape.dim(dn->kernel_output_feature_dimension);
+  if (FG < 1 || BG < 1) return OpError(instr, "group counts must be positive");
+  if (C != Cg * FG) return OpError(instr, "input features != kernel input features * feature_group_count");
+  if (O % FG != 0 || O % BG != 0) return OpError(instr, "output features not divisible by the group count");
+  if (N % BG != 0) return OpError(instr, "batch not divisible by batch_group_count");
+  const int64_t Nb = N / BG;
+  if (out_shape.dim(dn->output_batch_dimension) != Nb ||
+      out_shape.dim(dn->output_feature_dimension) != O)
+    return OpError(instr, "result batch/feature sizes do not match");
+  for (int64_t d = 0; d < ns; ++d) {
+    const WindowDimension& wd = window.dimensions[d];
+    if (wd.stride < 1 || wd.base_dilation < 1 || wd.window_dilation < 1)
+      return OpError(instr, "window stride and dilations must be positive");
+    if (wd.size != ks_shape.dim(dn->kernel_spatial_dimensions[d]))
+      return OpError(instr, "window size does not match the kernel");
+  }
+  const PrimitiveType rt = out_shape.element_type();
+  auto acc = AccFor(instr, rt);
+  if (!acc.ok()) return acc.status();
+  if (out_shape.ElementCount() == 0) return Literal(out_shape);
+  Literal result;
+  Literal ltmp, ktmp;
+  const Literal& lhs = Untiled(*operands[0], &ltmp);
+  const Literal& ker = Untiled(*operands[1], &ktmp);
+  const std::vector<int64_t> lst = PhysStrides(lhs.shape());
+  const std::vector<int64_t> kst = PhysStrides(ker.shape());
+
+  const int64_t rank = ns + 2;
+  absl::Status st = DispatchAcc(*acc, [&](auto zero) -> absl::Status {
+    using T = decltype(zero);
+    ConvGeom g;
+    g.ns = ns;
+    // Input view [N][is...][C].
+    std::vector<int64_t> isz = {N}, istd = {lst[dn->input_batch_dimension]};
+    // Kernel packed [ks...][Cg][O].
+    std::vector<int64_t> ksz, kstd;
+    int64_t kbase = 0;
+    for (int64_t d = 0; d < ns; ++d) {
+      const int64_t id = dn->input_spatial_dimensions[d];
+      const int64_t kd = dn->kernel_spatial_dimensions[d];
+      g.is.push_back(ls.dim(id));
+      g.ks.push_back(ks_shape.dim(kd));
+      g.os.push_back(out_shape.dim(dn->output_spatial_dimensions[d]));
+      isz.push_back(ls.dim(id));
+      istd.push_back(lst[id]);
+      ksz.push_back(ks_shape.dim(kd));
+      if (window.dimensions[d].window_reversal) {
+        kbase += (ks_shape.dim(kd) - 1) * kst[kd];
+        kstd.push_back(-kst[kd]);
+      } else {
+        kstd.push_back(kst[kd]);
+      }
+      g.KS *= g.ks.back();
+      g.P *= g.os.back();
+      g.IS *= g.is.back();
+    }
+    isz.push_back(C);
+    istd.push_back(lst[dn->input_feature_dimension]);
+    ksz.push_back(Cg);
+    kstd.push_back(kst[dn->kernel_input_feature_dimension]);
+    ksz.push_back(O);
+    kstd.push_back(kst[dn->kernel_output_feature_dimension]);
+    const T* in = nullptr;
+    std::vector<T> in_pack;
+    if (IsNative(lhs.shape().element_type(), static_cast<const T*>(nullptr)) &&
+        IsNative(rt, static_cast<const T*>(nullptr)) && IsRowMajorStrides(isz, istd)) {
+      in = reinterpret_cast<const T*>(lhs.data());
+    } else {
+      in_pack.resize(N * C * g.IS);
+      Gather<T>(lhs, 0, isz, istd, rt, in_pack.data());
+      in = in_pack.data();
+    }
+    g.istr.assign(ns, C);
+    for (int64_t d = ns - 2; d >= 0; --d) g.istr[d] = g.istr[d + 1] * g.is[d + 1];
+    g.bstr = g.IS * C;
+    std::vector<T> w(O * Cg * g.KS);
+    Gather<T>(ker, kbase, ksz, kstd, rt, w.data());
+    g.tab.resize(ns);
+    for (int64_t d = 0; d < ns; ++d) {
+      const WindowDimension& wd = window.dimensions[d];
+      auto& t = g.tab[d];
+      t.resize(g.ks[d] * g.os[d]);
+      for (int64_t k = 0; k < g.ks[d]; ++k)
+        for (int64_t o = 0; o < g.os[d]; ++o) {
+          int64_t v = o * wd.stride - wd.padding_low + k * wd.window_dilation;
+          if (wd.base_dilation > 1) {
+            if (v % wd.base_dilation != 0) {
+              v = -1;
+            } else {
+              v /= wd.base_dilation;
+            }
+          }
+          if (v < 0 || v >= g.is[d]) v = -1;
+          t[k * g.os[d] + o] = v;
+        }
+    }
+    g.kidx.resize(g.KS * ns);
+    for (int64_t kf = 0; kf < g.KS; ++kf) {
+      int64_t rem = kf;
+      for (int64_t d = ns - 1; d >= 0; --d) {
+        g.kidx[kf * ns + d] = rem % g.ks[d];
+        rem /= g.ks[d];
+      }
+    }
+    const int64_t KK = Cg * g.KS, P = g.P;
+    // Output [Nb][os...][O]: straight into the result when its layout is that.
+    std::vector<int64_t> osz = {Nb}, ostd;
+    std::vector<int64_t> rstr;
+    const bool out_untiled = out_shape.layout().tiles.empty() &&
+                             static_cast<int64_t>(out_shape.layout().minor_to_major.size()) == rank;
+    if (out_untiled) rstr = PhysStrides(out_shape);
+    for (int64_t d = 0; d < ns; ++d) osz.push_back(g.os[d]);
+    osz.push_back(O);
+    bool direct = false;
+    if (out_untiled && IsNative(rt, static_cast<const T*>(nullptr))) {
+      ostd.push_back(rstr[dn->output_batch_dimension]);
+      for (int64_t d = 0; d < ns; ++d) ostd.push_back(rstr[dn->output_spatial_dimensions[d]]);
+      ostd.push_back(rstr[dn->output_feature_dimension]);
+      direct = IsRowMajorStrides(osz, ostd);
+    }
+    Literal direct_result;
+    std::vector<T> out_pack;
+    T* out;
+    if (direct) {
+      direct_result = Literal(out_shape);
+      out = reinterpret_cast<T*>(direct_result.data());
+    } else {
+      out_pack.resize(Nb * P * O);
+      out = out_pack.data();
+    }
+    const int64_t ofg = O / FG, obg = O / BG;
+    const int64_t chunk = std::max<int64_t>(16, (int64_t{1} << 17) / std::max<int64_t>(KK, 1));
+    std::vector<T> col(std::min(chunk, P) * std::max<int64_t>(KK, 1));
+    for (int64_t b = 0; b < Nb; ++b) {
+      for (int64_t p0 = 0; p0 < P; p0 += chunk) {
+        const int64_t p1 = std::min(P, p0 + chunk);
+        int64_t o0 = 0;
+        while (o0 < O) {
+          const int64_t gf = o0 / ofg, gb = o0 / obg;
+          const int64_t o1 = std::min((gf + 1) * ofg, (gb + 1) * obg);
+          if (KK > 0) {
+            ParallelFor(p1 - p0, std::max<int64_t>(1, 2048 / std::max<int64_t>(KK, 1)),
+                        [&](int64_t q0, int64_t q1) {
+                          FillCol<T>(g, in, gb * Nb + b, gf * Cg, Cg, p0 + q0, p0 + q1,
+                                     col.data() + q0 * KK);
+                        });
+          }
+          Gemm<T>(false, false, p1 - p0, o1 - o0, KK, col.data(), KK, w.data() + o0, O,
+                  out + (b * P + p0) * O + o0, O);
+          o0 = o1;
+        }
+      }
+    }
+    if (direct) {
+      result = std::move(direct_result);
+      return absl::OkStatus();
+    }
+    // out is [Nb][os...][O]; gather it in the result's row-major order.
+    std::vector<int64_t> pstr(rank);
+    pstr[dn->output_batch_dimension] = P * O;
+    pstr[dn->output_feature_dimension] = 1;
+    int64_t acc_s = O;
+    for (int64_t d = ns - 1; d >= 0; --d) {
+      pstr[dn->output_spatial_dimensions[d]] = acc_s;
+      acc_s *= g.os[d];
+    }
+    result = RowMajorLiteral(out_shape);
+    std::vector<T> res(out_shape.ElementCount());
+    {
+      const std::vector<int64_t>& sizes = out_shape.dims();
+      const int64_t inner = sizes[rank - 1], istride = pstr[rank - 1];
+      std::vector<int64_t> idx(rank, 0);
+      int64_t off = 0;
+      const int64_t total = out_shape.ElementCount();
+      for (int64_t o = 0; o < total; o += inner) {
+        for (int64_t j = 0; j < inner; ++j) res[o + j] = out[off + j * istride];
+        for (int64_t d = rank - 2; d >= 0; --d) {
+          off += pstr[d];
+          if (++idx[d] < sizes[d]) break;
+          off -= pstr[d] * sizes[d];
+          idx[d] = 0;
+        }
+      }
+    }
+    Store<T>(res.data(), result);
+    return absl::OkStatus();
+  });
+  if (!st.ok()) return st;
+  return ToLayout(std::move(result), out_shape.layout());
+}
+
+}  // namespace hlo::cpu

@@ -1,0 +1,91 @@
+// The elementwise family: every IsElementwise opcode except map, on the
+// kernels of elementwise_kernels.h. Operands are brought to the result's
+// physical arrangement (same layout; scalar operands of clamp/select
+// broadcast), then one kernel runs over the physical slots in parallel
+// blocks. Running over tile padding slots is harmless: they are never read
+// as values.
+#include <cstring>
+
+#include "absl/strings/str_cat.h"
+#include "backend_cpu/elementwise_kernels.h"
+#include "backend_cpu/op_eval.h"
+
+namespace hlo::cpu {
+namespace {
+
+absl::StatusOr<ElementwiseAttrs> AttrsOf(const Instruction& instr) {
+  ElementwiseAttrs attrs;
+  if (instr.opcode() == Opcode::kCompare) {
+    const std::string* dir = instr.GetAttr<std::string>("direction");
+    if (dir == nullptr) return OpError(instr, "missing direction=");
+    absl::StatusOr<ComparisonDirection> d = ParseComparisonDirection(*dir);
+    if (!d.ok()) return OpError(instr, d.status().message());
+    attrs.direction = *d;
+    const std::string* type = instr.GetAttr<std::string>("type");
+    absl::StatusOr<ComparisonType> t = ParseComparisonType(type ? *type : "");
+    if (!t.ok()) return OpError(instr, t.status().message());
+    attrs.comparison_type = *t;
+  }
+  if (instr.opcode() == Opcode::kReducePrecision) {
+    attrs.exponent_bits = static_cast<int32_t>(instr.AttrOr<int64_t>("exponent_bits", 0));
+    attrs.mantissa_bits = static_cast<int32_t>(instr.AttrOr<int64_t>("mantissa_bits", 0));
+  }
+  return attrs;
+}
+
+// A literal of `shape` (the result's shape but the operand's element type)
+// holding the scalar `scalar` in every slot.
+Literal BroadcastScalar(const Literal& scalar, const Shape& shape) {
+  Shape s = shape;
+  s.set_element_type(scalar.shape().element_type());
+  Literal out(s);
+  const int b = out.element_bytes();
+  const int64_t n = out.physical_count();
+  uint8_t* dst = out.data();
+  for (int64_t i = 0; i < n; ++i) std::memcpy(dst + i * b, scalar.data(), b);
+  return out;
+}
+
+}  // namespace
+
+absl::StatusOr<Literal> EvalElementwise(const Instruction& instr,
+                                        absl::Span<const Literal* const> operands, OpContext&) {
+  const Shape& result_shape = instr.shape();
+  if (!result_shape.IsArray()) return OpError(instr, "elementwise op with a non-array result");
+  absl::StatusOr<ElementwiseAttrs> attrs = AttrsOf(instr);
+  if (!attrs.ok()) return attrs.status();
+
+  std::vector<PrimitiveType> types;
+  types.reserve(operands.size());
+  for (const Literal* op : operands) types.push_back(op->shape().element_type());
+  absl::StatusOr<ElementwiseKernel> kernel =
+      SelectElementwiseKernel(instr.opcode(), types, result_shape.element_type(), *attrs);
+  if (!kernel.ok()) return OpError(instr, kernel.status().message());
+
+  // Operands in the result's arrangement.
+  std::vector<Literal> converted(operands.size());
+  std::vector<const void*> inputs(operands.size());
+  for (size_t i = 0; i < operands.size(); ++i) {
+    const Literal& op = *operands[i];
+    if (!op.shape().IsArray()) return OpError(instr, "elementwise operand is not an array");
+    const Layout& want = result_shape.layout();
+    if (op.shape().dims() == result_shape.dims()) {
+      if (op.shape().layout() == want) {
+        inputs[i] = op.data();
+        continue;
+      }
+      converted[i] = op.Relayout(want);
+    } else if (op.shape().rank() == 0) {
+      converted[i] = BroadcastScalar(op, result_shape);
+    } else {
+      return OpError(instr, absl::StrCat("operand ", i, " has dims that differ from the result's"));
+    }
+    inputs[i] = converted[i].data();
+  }
+
+  Literal out(result_shape);
+  RunElementwise(*kernel, inputs, out.data(), out.physical_count(), attrs->params());
+  return out;
+}
+
+}  // namespace hlo::cpu

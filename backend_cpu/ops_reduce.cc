@@ -1,0 +1,890 @@
+// reduce, reduce-window and select-and-scatter.
+//
+// Every op has a generic path that runs the called computation through
+// ctx.call on scalars (any types, variadic forms) and a typed fast path for
+// the common computations: a reducer/scatter whose root is add, multiply,
+// maximum, minimum, and, or, xor of its two parameters, and a select whose
+// root is a compare of its two parameters. The fast paths apply exactly the
+// same scalar operation in the element type (narrow floats are rounded back
+// to the type after every step), so their results equal the generic path
+// for the same association order. Orders are fixed (docs/ops-reduction.md)
+// and never depend on the number of threads.
+#include <algorithm>
+#include <cstring>
+#include <type_traits>
+#include <vector>
+
+#include "absl/container/inlined_vector.h"
+#include "backend_cpu/ew_types.h"
+#include "backend_cpu/op_eval.h"
+#include "backend_cpu/thread_pool.h"
+
+namespace hlo::cpu {
+
+// Shared helpers (ops_reduction.cc).
+absl::Status CopyScalarInto(const Literal& src, int64_t slot, Literal* dst);
+absl::Status CopyScalarOut(const Literal& src, Literal* dst, int64_t slot);
+Literal ScalarLiteralOfParam(const Computation& comp, int64_t i);
+
+namespace {
+
+using Offsets = absl::InlinedVector<int64_t, 8>;
+
+// ============================================================ binary forms
+
+enum class BinOp { kNone, kAdd, kMul, kMax, kMin, kAnd, kOr, kXor };
+
+bool IsScalarOf(const Shape& s, PrimitiveType t) { return s.IsScalar() && s.element_type() == t; }
+
+// A two-parameter computation whose root is `op(p0, p1)` or `op(p1, p0)`
+// with every value a scalar of type t. *swapped is set for op(p1, p0).
+BinOp MatchBinary(const Computation* c, PrimitiveType t, bool* swapped) {
+  *swapped = false;
+  if (c == nullptr || c->num_parameters() != 2) return BinOp::kNone;
+  const Instruction* root = c->root();
+  if (root == nullptr || root->operand_count() != 2 || !IsScalarOf(root->shape(), t)) return BinOp::kNone;
+  BinOp op;
+  switch (root->opcode()) {
+    case Opcode::kAdd: op = BinOp::kAdd; break;
+    case Opcode::kMultiply: op = BinOp::kMul; break;
+    case Opcode::kMaximum: op = BinOp::kMax; break;
+    case Opcode::kMinimum: op = BinOp::kMin; break;
+    case Opcode::kAnd: op = BinOp::kAnd; break;
+    case Opcode::kOr: op = BinOp::kOr; break;
+    case Opcode::kXor: op = BinOp::kXor; break;
+    default: return BinOp::kNone;
+  }
+  const Instruction* a = root->operand(0);
+  const Instruction* b = root->operand(1);
+  if (a->opcode() != Opcode::kParameter || b->opcode() != Opcode::kParameter) return BinOp::kNone;
+  if (!IsScalarOf(a->shape(), t) || !IsScalarOf(b->shape(), t)) return BinOp::kNone;
+  if (a->parameter_number() == 0 && b->parameter_number() == 1) return op;
+  if (a->parameter_number() == 1 && b->parameter_number() == 0) {
+    *swapped = true;
+    return op;
+  }
+  return BinOp::kNone;
+}
+
+template <class T, BinOp kOp>
+constexpr bool Supported() {
+  if constexpr (T::kCat == ew::Cat::kFloat) {
+    return kOp == BinOp::kAdd || kOp == BinOp::kMul || kOp == BinOp::kMax || kOp == BinOp::kMin;
+  } else if constexpr (T::kCat == ew::Cat::kComplex) {
+    return kOp == BinOp::kAdd || kOp == BinOp::kMul;
+  } else {
+    return kOp != BinOp::kNone;
+  }
+}
+
+// The scalar operation of an element type, with XLA's semantics: IEEE
+// float ops (maximum/minimum propagate NaN, -0 < +0), wrapping integer
+// add/multiply, pred add/maximum = or, multiply/minimum = and.
+template <class T, BinOp kOp>
+struct Scalar {
+  using S = typename T::Storage;
+  using C = typename T::Compute;
+  static C Round(C v) {
+    if constexpr (std::is_same_v<S, C> || T::kCat == ew::Cat::kPred) {
+      return v;
+    } else {
+      return T::Load(T::Store(v));  // narrow float: back to the type
+    }
+  }
+  static C Apply(C a, C b) {
+    if constexpr (T::kCat == ew::Cat::kFloat) {
+      if constexpr (kOp == BinOp::kAdd) return Round(a + b);
+      if constexpr (kOp == BinOp::kMul) return Round(a * b);
+      if constexpr (kOp == BinOp::kMax) return ew::FMax(a, b);
+      if constexpr (kOp == BinOp::kMin) return ew::FMin(a, b);
+    } else if constexpr (T::kCat == ew::Cat::kComplex) {
+      if constexpr (kOp == BinOp::kAdd) return a + b;
+      if constexpr (kOp == BinOp::kMul) return a * b;
+    } else if constexpr (T::kCat == ew::Cat::kPred) {
+      if constexpr (kOp == BinOp::kAdd || kOp == BinOp::kMax || kOp == BinOp::kOr) return a || b;
+      if constexpr (kOp == BinOp::kMul || kOp == BinOp::kMin || kOp == BinOp::kAnd) return a && b;
+      if constexpr (kOp == BinOp::kXor) return a != b;
+    } else {
+      using U = typename T::UArith;
+      if constexpr (kOp == BinOp::kAdd) return T::Wrap(static_cast<U>(static_cast<U>(a) + static_cast<U>(b)));
+      if constexpr (kOp == BinOp::kMul) return T::Wrap(static_cast<U>(static_cast<U>(a) * static_cast<U>(b)));
+      if constexpr (kOp == BinOp::kMax) return a > b ? a : b;
+      if constexpr (kOp == BinOp::kMin) return a < b ? a : b;
+      if constexpr (kOp == BinOp::kAnd) return static_cast<C>(a & b);
+      if constexpr (kOp == BinOp::kOr) return static_cast<C>(a | b);
+      if constexpr (kOp == BinOp::kXor) return static_cast<C>(a ^ b);
+    }
+    return a;
+  }
+};
+
+// Types with typed fast paths (the others take the generic path).
+#define HLO_RED_FAST_TYPES(V)                                                              \
+  V(PRED, ew::PredT) V(S8, ew::S8T) V(S16, ew::S16T) V(S32, ew::S32T) V(S64, ew::S64T)     \
+  V(U8, ew::U8T) V(U16, ew::U16T) V(U32, ew::U32T) V(U64, ew::U64T) V(F16, ew::F16T)       \
+  V(BF16, ew::BF16T) V(F32, ew::F32T) V(F64, ew::F64T) V(C64, ew::C64T) V(C128, ew::C128T)
+
+template <template <class, BinOp> class K, class T, class... A>
+bool DispatchOp(BinOp op, A&&... a) {
+  switch (op) {
+#define HLO_OP_CASE(E)                          \
+  case BinOp::E:                                \
+    if constexpr (Supported<T, BinOp::E>()) {   \
+      K<T, BinOp::E>::Run(a...);                \
+      return true;                              \
+    }                                           \
+    return false;
+    HLO_OP_CASE(kAdd) HLO_OP_CASE(kMul) HLO_OP_CASE(kMax) HLO_OP_CASE(kMin) HLO_OP_CASE(kAnd)
+    HLO_OP_CASE(kOr) HLO_OP_CASE(kXor)
+#undef HLO_OP_CASE
+    case BinOp::kNone: return false;
+  }
+  return false;
+}
+
+// Runs K<Traits, op>::Run(a...) for element type t; false when there is no
+// fast path for (t, op).
+template <template <class, BinOp> class K, class... A>
+bool DispatchTypeOp(PrimitiveType t, BinOp op, A&&... a) {
+  switch (t) {
+#define HLO_TYPE_CASE(E, Tr) \
+  case PrimitiveType::E: return DispatchOp<K, Tr>(op, a...);
+    HLO_RED_FAST_TYPES(HLO_TYPE_CASE)
+#undef HLO_TYPE_CASE
+    default: return false;
+  }
+}
+
+// First error of a parallel loop, in block order.
+struct BlockErrors {
+  explicit BlockErrors(int64_t blocks) : status(blocks) {}
+  std::vector<absl::Status> status;
+  absl::Status First() const {
+    for (const auto& s : status)
+      if (!s.ok()) return s;
+    return absl::OkStatus();
+  }
+};
+
+// ctx.call is re-entrant but not thread-safe (the executor keeps per-device
+// bookkeeping), so the generic paths run their fixed blocks sequentially on
+// the calling thread.
+template <class F>
+void CallBlocks(int64_t n, int64_t min_block, F&& fn) {
+  const int64_t bs = ParallelForBlockSize(n, min_block);
+  for (int64_t b = 0; b < n; b += bs) fn(b, std::min(n, b + bs));
+}
+
+// Calls f(offset) for every combination of indices of groups (sizes,
+// strides), row-major (last group fastest).
+template <class F>
+inline void ForEachOffset(const Offsets& sizes, const Offsets& strides, F&& f) {
+  const int64_t r = static_cast<int64_t>(sizes.size());
+  if (r == 0) {
+    f(int64_t{0});
+    return;
+  }
+  for (int64_t s : sizes)
+    if (s == 0) return;
+  Offsets idx(r, 0);
+  int64_t off = 0;
+  const int64_t ls = sizes[r - 1], lst = strides[r - 1];
+  while (true) {
+    for (int64_t i = 0; i < ls; ++i) f(off + i * lst);
+    int64_t d = r - 2;
+    while (d >= 0) {
+      ++idx[d];
+      off += strides[d];
+      if (idx[d] < sizes[d]) break;
+      off -= idx[d] * strides[d];
+      idx[d] = 0;
+      --d;
+    }
+    if (d < 0) return;
+  }
+}
+
+// Offset of the row-major linear index `lin` over groups (sizes, strides).
+inline int64_t OffsetOf(int64_t lin, const Offsets& sizes, const Offsets& strides) {
+  int64_t off = 0;
+  for (int64_t g = static_cast<int64_t>(sizes.size()) - 1; g >= 0; --g) {
+    off += (lin % sizes[g]) * strides[g];
+    lin /= sizes[g];
+  }
+  return off;
+}
+
+// Assembles the result of an op with N array results (a tuple when the
+// instruction's shape is one).
+Literal AssembleResults(const Shape& shape, std::vector<Literal> outs) {
+  if (!shape.IsTuple()) return ToLayout(std::move(outs[0]), shape.layout());
+  Literal result(shape);
+  for (size_t i = 0; i < outs.size(); ++i)
+    result.mutable_tuple_elements()[i] = ToLayout(std::move(outs[i]), shape.tuple_shape(i).layout());
+  return result;
+}
+
+// ============================================================ reduce
+
+// Operand dimensions (row-major) with size-1 dimensions dropped and adjacent
+// kept / reduced dimensions merged into groups.
+struct ReducePlan {
+  int64_t out_count = 0;  // M
+  int64_t red_count = 0;  // R
+  Offsets kept_sizes, kept_strides;  // kept groups, outer to inner
+  Offsets red_sizes, red_strides;    // reduced groups, outer to inner
+  bool inner_kept = false;           // the innermost group is kept
+};
+
+ReducePlan MakeReducePlan(absl::Span<const int64_t> dims, const std::vector<bool>& reduced) {
+  Offsets sizes;
+  std::vector<bool> kinds;
+  for (size_t d = 0; d < dims.size(); ++d) {
+    if (dims[d] == 1) continue;
+    if (!kinds.empty() && kinds.back() == reduced[d]) {
+      sizes.back() *= dims[d];
+    } else {
+      sizes.push_back(dims[d]);
+      kinds.push_back(reduced[d]);
+    }
+  }
+  ReducePlan p;
+  p.out_count = 1;
+  p.red_count = 1;
+  int64_t stride = 1;
+  Offsets strides(sizes.size());
+  for (int64_t g = static_cast<int64_t>(sizes.size()) - 1; g >= 0; --g) {
+    strides[g] = stride;
+    stride *= sizes[g];
+  }
+  for (size_t g = 0; g < sizes.size(); ++g) {
+    if (kinds[g]) {
+      p.red_sizes.push_back(sizes[g]);
+      p.red_strides.push_back(strides[g]);
+      p.red_count *= sizes[g];
+    } else {
+      p.kept_sizes.push_back(sizes[g]);
+      p.kept_strides.push_back(strides[g]);
+      p.out_count *= sizes[g];
+    }
+  }
+  p.inner_kept = !kinds.empty() && !kinds.back();
+  return p;
+}
+
+constexpr int64_t kLanes = 16;         // independent accumulators of a run
+constexpr int64_t kShortRun = 64;      // shorter runs are folded sequentially
+constexpr int64_t kChunk = 1 << 15;    // runs longer than this: blocked partials
+constexpr int64_t kWorkBlock = 1 << 15;  // element operations per parallel block
+
+template <class T, BinOp kOp>
+struct RunReducer {
+  using S = typename T::Storage;
+  using C = typename T::Compute;
+  using Op = Scalar<T, kOp>;
+
+  // Reduction of n >= 1 contiguous elements without init: kLanes
+  // interleaved accumulators combined in lane order, then the tail.
+  static C Lanes(const S* x, int64_t n) {
+    if (n < kLanes) {
+      C a = T::Load(x[0]);
+      for (int64_t i = 1; i < n; ++i) a = Op::Apply(a, T::Load(x[i]));
+      return a;
+    }
+    C acc[kLanes];
+    for (int64_t j = 0; j < kLanes; ++j) acc[j] = T::Load(x[j]);
+    int64_t i = kLanes;
+    for (; i + kLanes <= n; i += kLanes)
+      for (int64_t j = 0; j < kLanes; ++j) acc[j] = Op::Apply(acc[j], T::Load(x[i + j]));
+    C a = acc[0];
+    for (int64_t j = 1; j < kLanes; ++j) a = Op::Apply(a, acc[j]);
+    for (; i < n; ++i) a = Op::Apply(a, T::Load(x[i]));
+    return a;
+  }
+
+  // Folds n contiguous elements into `a`. Short runs (< kShortRun) are
+  // folded sequentially, exactly like the generic path; longer runs are
+  // reduced with Lanes and combined into `a`; runs longer than kChunk are
+  // cut into fixed blocks (a function of n only) reduced in parallel and
+  // combined in block order.
+  static C Fold(C a, const S* x, int64_t n) {
+    if (n < kShortRun) {
+      for (int64_t i = 0; i < n; ++i) a = Op::Apply(a, T::Load(x[i]));
+      return a;
+    }
+    if (n <= kChunk) return Op::Apply(a, Lanes(x, n));
+    const int64_t nb = ParallelForNumBlocks(n, kChunk);
+    const int64_t bs = ParallelForBlockSize(n, kChunk);
+    std::vector<C> partial(nb);
+    ParallelFor(n, kChunk, [&](int64_t b, int64_t e) { partial[b / bs] = Lanes(x + b, e - b); });
+    for (int64_t i = 0; i < nb; ++i) a = Op::Apply(a, partial[i]);
+    return a;
+  }
+};
+
+template <class T, BinOp kOp>
+struct ReduceKernel {
+  using S = typename T::Storage;
+  using C = typename T::Compute;
+  using Op = Scalar<T, kOp>;
+  using RR = RunReducer<T, kOp>;
+  static constexpr int64_t kKC = 2048;
+
+  static void Run(const ReducePlan& p, const Literal& in, const Literal& init, Literal* out) {
+    const S* x = reinterpret_cast<const S*>(in.data());
+    S* y = reinterpret_cast<S*>(out->data());
+    const C c0 = T::Load(init.GetRaw<S>(0));
+    if (p.inner_kept) {
+      const int64_t inner = p.kept_sizes.back();
+      Offsets ks(p.kept_sizes.begin(), p.kept_sizes.end() - 1);
+      Offsets kst(p.kept_strides.begin(), p.kept_strides.end() - 1);
+      const int64_t mo = p.out_count / inner;
+      const int64_t nkb = (inner + kKC - 1) / kKC;
+      const int64_t work = std::max<int64_t>(1, p.red_count * std::min(inner, kKC));
+      ParallelFor(mo * nkb, std::max<int64_t>(1, kWorkBlock / work), [&](int64_t b, int64_t e) {
+        C acc[kKC];
+        for (int64_t u = b; u < e; ++u) {
+          const int64_t o = u / nkb, k0 = (u % nkb) * kKC;
+          const int64_t n = std::min(inner, k0 + kKC) - k0;
+          const S* base = x + OffsetOf(o, ks, kst) + k0;
+          for (int64_t k = 0; k < n; ++k) acc[k] = c0;
+          ForEachOffset(p.red_sizes, p.red_strides, [&](int64_t roff) {
+            const S* q = base + roff;
+            for (int64_t k = 0; k < n; ++k) acc[k] = Op::Apply(acc[k], T::Load(q[k]));
+          });
+          S* dst = y + o * inner + k0;
+          for (int64_t k = 0; k < n; ++k) dst[k] = T::Store(acc[k]);
+        }
+      });
+      return;
+    }
+    // Innermost group reduced (or no group at all: one element).
+    const int64_t inner = p.red_sizes.empty() ? 1 : p.red_sizes.back();
+    Offsets rs, rst;
+    if (!p.red_sizes.empty()) {
+      rs.assign(p.red_sizes.begin(), p.red_sizes.end() - 1);
+      rst.assign(p.red_strides.begin(), p.red_strides.end() - 1);
+    }
+    auto one = [&](int64_t o) {
+      const S* base = x + OffsetOf(o, p.kept_sizes, p.kept_strides);
+      C a = c0;
+      ForEachOffset(rs, rst, [&](int64_t roff) { a = RR::Fold(a, base + roff, inner); });
+      y[o] = T::Store(a);
+    };
+    if (inner > kChunk) {
+      for (int64_t o = 0; o < p.out_count; ++o) one(o);  // parallel inside Fold
+    } else {
+      ParallelFor(p.out_count, std::max<int64_t>(1, kWorkBlock / p.red_count), [&](int64_t b, int64_t e) {
+        for (int64_t o = b; o < e; ++o) one(o);
+      });
+    }
+  }
+};
+
+absl::StatusOr<Literal> EvalReduceImpl(const Instruction& instr, absl::Span<const Literal* const> operands,
+                                       OpContext& ctx) {
+  const Computation* comp = instr.AttrOr<Computation*>("to_apply", nullptr);
+  if (comp == nullptr) return OpError(instr, "missing to_apply");
+  if (operands.size() % 2 != 0 || operands.empty())
+    return OpError(instr, "expects N inputs followed by N init values");
+  const int64_t n = static_cast<int64_t>(operands.size()) / 2;
+  if (comp->num_parameters() != 2 * n) return OpError(instr, "to_apply must take 2N parameters");
+  const Shape& shape = instr.shape();
+  if ((n > 1) != shape.IsTuple() || (shape.IsTuple() && shape.tuple_size() != n))
+    return OpError(instr, "result shape does not match the number of inputs");
+  const std::vector<int64_t> dimensions = instr.AttrOr<std::vector<int64_t>>("dimensions", {});
+  const Shape& in_shape = operands[0]->shape();
+  const int64_t rank = in_shape.rank();
+  std::vector<bool> reduced(rank, false);
+  for (int64_t d : dimensions) {
+    if (d < 0 || d >= rank || reduced[d]) return OpError(instr, "bad reduce dimensions");
+    reduced[d] = true;
+  }
+  std::vector<Literal> tmp(n);
+  std::vector<const Literal*> ins(n), inits(n);
+  std::vector<Literal> outs;
+  for (int64_t i = 0; i < n; ++i) {
+    if (!operands[i]->shape().IsArray() || operands[i]->shape().dims() != in_shape.dims())
+      return OpError(instr, "inputs must be arrays of the same dimensions");
+    if (!operands[n + i]->shape().IsScalar()) return OpError(instr, "init values must be scalars");
+    ins[i] = &RowMajor(*operands[i], &tmp[i]);
+    inits[i] = operands[n + i];
+    outs.push_back(RowMajorLiteral(shape.IsTuple() ? shape.tuple_shape(i) : shape));
+  }
+  const ReducePlan plan = MakeReducePlan(in_shape.dims(), reduced);
+  if (outs[0].shape().ElementCount() != plan.out_count)
+    return OpError(instr, "result dimensions do not match the kept input dimensions");
+  if (plan.out_count == 0) return AssembleResults(shape, std::move(outs));
+  if (plan.red_count == 0) {  // nothing to reduce: every result is the init value
+    for (int64_t i = 0; i < n; ++i) {
+      Literal s(Shape::Scalar(outs[i].shape().element_type()));
+      absl::Status st = CopyScalarInto(*inits[i], 0, &s);
+      if (!st.ok()) return OpError(instr, st.message());
+      const int b = s.element_bytes();
+      for (int64_t o = 0; o < plan.out_count; ++o) std::memcpy(outs[i].data() + o * b, s.data(), b);
+    }
+    return AssembleResults(shape, std::move(outs));
+  }
+
+  // Typed fast path: one input, reducer op(p0, p1), every type equal.
+  if (n == 1) {
+    const PrimitiveType t = in_shape.element_type();
+    bool swapped = false;
+    const BinOp op = MatchBinary(comp, t, &swapped);
+    if (op != BinOp::kNone && inits[0]->shape().element_type() == t && outs[0].shape().element_type() == t &&
+        DispatchTypeOp<ReduceKernel>(t, op, plan, *ins[0], *inits[0], &outs[0]))
+      return AssembleResults(shape, std::move(outs));
+  }
+
+  // Generic path: per output element, fold the reduced elements in
+  // row-major order, starting from the init values.
+  const int64_t min_block = std::max<int64_t>(1, 1024 / std::max<int64_t>(1, plan.red_count));
+  const int64_t bs = ParallelForBlockSize(plan.out_count, min_block);
+  BlockErrors errors(ParallelForNumBlocks(plan.out_count, min_block));
+  CallBlocks(plan.out_count, min_block, [&](int64_t b, int64_t e) {
+    absl::Status& st = errors.status[b / bs];
+    std::vector<Literal> args;
+    for (int64_t i = 0; i < 2 * n; ++i) args.push_back(ScalarLiteralOfParam(*comp, i));
+    std::vector<const Literal*> ptrs;
+    for (auto& a : args) ptrs.push_back(&a);
+    for (int64_t o = b; o < e && st.ok(); ++o) {
+      for (int64_t i = 0; i < n && st.ok(); ++i) st = CopyScalarInto(*inits[i], 0, &args[i]);
+      const int64_t base = OffsetOf(o, plan.kept_sizes, plan.kept_strides);
+      ForEachOffset(plan.red_sizes, plan.red_strides, [&](int64_t roff) {
+        if (!st.ok()) return;
+        for (int64_t i = 0; i < n && st.ok(); ++i) st = CopyScalarInto(*ins[i], base + roff, &args[n + i]);
+        if (!st.ok()) return;
+        auto r = ctx.call(*comp, ptrs);
+        if (!r.ok()) {
+          st = r.status();
+          return;
+        }
+        if (r->IsTuple()) {
+          if (static_cast<int64_t>(r->tuple_elements().size()) != n) {
+            st = absl::InvalidArgumentError("reducer returned the wrong number of values");
+            return;
+          }
+          for (int64_t i = 0; i < n; ++i) args[i] = std::move(r->mutable_tuple_elements()[i]);
+        } else {
+          args[0] = std::move(*r);
+        }
+      });
+      for (int64_t i = 0; i < n && st.ok(); ++i) st = CopyScalarOut(args[i], &outs[i], o);
+    }
+  });
+  absl::Status st = errors.First();
+  if (!st.ok()) return OpError(instr, st.message());
+  return AssembleResults(shape, std::move(outs));
+}
+
+// ============================================================ windows
+
+// For every dimension d and output coordinate o, the input offsets (input
+// coordinate * row-major stride) of the valid window positions, in window
+// order. Padding positions and base-dilation holes are not listed.
+struct WindowGeom {
+  std::vector<int64_t> out_dims;
+  std::vector<std::vector<std::vector<int64_t>>> offs;  // [d][o]
+};
+
+absl::StatusOr<WindowGeom> MakeWindowGeom(const Instruction& instr, absl::Span<const int64_t> in_dims,
+                                          absl::Span<const int64_t> out_dims) {
+  const int64_t rank = static_cast<int64_t>(in_dims.size());
+  std::vector<WindowDimension> wd(rank);
+  if (const Window* w = instr.GetAttr<Window>("window")) {
+    if (static_cast<int64_t>(w->dimensions.size()) != rank)
+      return OpError(instr, "window rank does not match the operand rank");
+    wd = w->dimensions;
+  }
+  if (static_cast<int64_t>(out_dims.size()) != rank)
+    return OpError(instr, "window output rank does not match the operand rank");
+  WindowGeom g;
+  g.out_dims.assign(out_dims.begin(), out_dims.end());
+  g.offs.resize(rank);
+  const std::vector<int64_t> strides = RowMajorStrides(in_dims);
+  for (int64_t d = 0; d < rank; ++d) {
+    const WindowDimension& w = wd[d];
+    if (w.size < 0 || w.stride < 1 || w.base_dilation < 1 || w.window_dilation < 1)
+      return OpError(instr, "bad window dimension");
+    g.offs[d].resize(out_dims[d]);
+    for (int64_t o = 0; o < out_dims[d]; ++o) {
+      auto& list = g.offs[d][o];
+      for (int64_t k = 0; k < w.size; ++k) {
+        const int64_t pos = o * w.stride + k * w.window_dilation - w.padding_low;
+        if (pos < 0 || pos % w.base_dilation != 0) continue;
+        const int64_t i = pos / w.base_dilation;
+        if (i >= in_dims[d]) continue;
+        list.push_back(i * strides[d]);
+      }
+    }
+  }
+  return g;
+}
+
+// Calls f(offset) for the valid window positions of output element `o`
+// (row-major over the window).
+template <class F>
+inline void ForEachWindowOffset(const WindowGeom& g, int64_t lin, F&& f) {
+  const int64_t r = static_cast<int64_t>(g.out_dims.size());
+  if (r == 0) {
+    f(int64_t{0});
+    return;
+  }
+  absl::InlinedVector<const std::vector<int64_t>*, 8> lists(r);
+  for (int64_t d = r - 1; d >= 0; --d) {
+    lists[d] = &g.offs[d][lin % g.out_dims[d]];
+    lin /= g.out_dims[d];
+    if (lists[d]->empty()) return;
+  }
+  Offsets pos(r, 0), partial(r + 1, 0);
+  for (int64_t d = 0; d < r - 1; ++d) partial[d + 1] = partial[d] + (*lists[d])[0];
+  while (true) {
+    const int64_t b = partial[r - 1];
+    for (int64_t v : *lists[r - 1]) f(b + v);
+    int64_t d = r - 2;
+    while (d >= 0) {
+      if (++pos[d] < static_cast<int64_t>(lists[d]->size())) break;
+      pos[d] = 0;
+      --d;
+    }
+    if (d < 0) return;
+    for (int64_t e = d; e < r - 1; ++e) partial[e + 1] = partial[e] + (*lists[e])[pos[e]];
+  }
+}
+
+template <class T, BinOp kOp>
+struct ReduceWindowKernel {
+  using S = typename T::Storage;
+  using C = typename T::Compute;
+  using Op = Scalar<T, kOp>;
+  static void Run(const WindowGeom& g, int64_t window_elems, const Literal& in, const Literal& init,
+                  Literal* out) {
+    const S* x = reinterpret_cast<const S*>(in.data());
+    S* y = reinterpret_cast<S*>(out->data());
+    const C c0 = T::Load(init.GetRaw<S>(0));
+    const int64_t count = out->shape().ElementCount();
+    ParallelFor(count, std::max<int64_t>(1, kWorkBlock / std::max<int64_t>(1, window_elems)),
+                [&](int64_t b, int64_t e) {
+                  for (int64_t o = b; o < e; ++o) {
+                    C a = c0;
+                    ForEachWindowOffset(g, o, [&](int64_t off) { a = Op::Apply(a, T::Load(x[off])); });
+                    y[o] = T::Store(a);
+                  }
+                });
+  }
+};
+
+int64_t WindowElements(const Instruction& instr) {
+  int64_t n = 1;
+  if (const Window* w = instr.GetAttr<Window>("window"))
+    for (const auto& d : w->dimensions) n *= std::max<int64_t>(d.size, 1);
+  return n;
+}
+
+absl::StatusOr<Literal> EvalReduceWindowImpl(const Instruction& instr,
+                                             absl::Span<const Literal* const> operands, OpContext& ctx) {
+  const Computation* comp = instr.AttrOr<Computation*>("to_apply", nullptr);
+  if (comp == nullptr) return OpError(instr, "missing to_apply");
+  if (operands.size() % 2 != 0 || operands.empty())
+    return OpError(instr, "expects N inputs followed by N init values");
+  const int64_t n = static_cast<int64_t>(operands.size()) / 2;
+  if (comp->num_parameters() != 2 * n) return OpError(instr, "to_apply must take 2N parameters");
+  const Shape& shape = instr.shape();
+  if ((n > 1 && !shape.IsTuple()) || (shape.IsTuple() && shape.tuple_size() != n))
+    return OpError(instr, "result shape does not match the number of inputs");
+  const Shape& in_shape = operands[0]->shape();
+  std::vector<Literal> tmp(n);
+  std::vector<const Literal*> ins(n), inits(n);
+  std::vector<Literal> outs;
+  for (int64_t i = 0; i < n; ++i) {
+    if (!operands[i]->shape().IsArray() || operands[i]->shape().dims() != in_shape.dims())
+      return OpError(instr, "inputs must be arrays of the same dimensions");
+    if (!operands[n + i]->shape().IsScalar()) return OpError(instr, "init values must be scalars");
+    ins[i] = &RowMajor(*operands[i], &tmp[i]);
+    inits[i] = operands[n + i];
+    outs.push_back(RowMajorLiteral(shape.IsTuple() ? shape.tuple_shape(i) : shape));
+    if (outs[i].shape().dims() != outs[0].shape().dims())
+      return OpError(instr, "results must have the same dimensions");
+  }
+  auto geom = MakeWindowGeom(instr, in_shape.dims(), outs[0].shape().dims());
+  if (!geom.ok()) return geom.status();
+  const int64_t count = outs[0].shape().ElementCount();
+  if (count == 0) return AssembleResults(shape, std::move(outs));
+  const int64_t welems = WindowElements(instr);
+
+  if (n == 1) {
+    const PrimitiveType t = in_shape.element_type();
+    bool swapped = false;
+    const BinOp op = MatchBinary(comp, t, &swapped);
+    if (op != BinOp::kNone && inits[0]->shape().element_type() == t && outs[0].shape().element_type() == t &&
+        DispatchTypeOp<ReduceWindowKernel>(t, op, *geom, welems, *ins[0], *inits[0], &outs[0]))
+      return AssembleResults(shape, std::move(outs));
+  }
+
+  const int64_t min_block = std::max<int64_t>(1, 1024 / welems);
+  const int64_t bs = ParallelForBlockSize(count, min_block);
+  BlockErrors errors(ParallelForNumBlocks(count, min_block));
+  CallBlocks(count, min_block, [&](int64_t b, int64_t e) {
+    absl::Status& st = errors.status[b / bs];
+    std::vector<Literal> args;
+    for (int64_t i = 0; i < 2 * n; ++i) args.push_back(ScalarLiteralOfParam(*comp, i));
+    std::vector<const Literal*> ptrs;
+    for (auto& a : args) ptrs.push_back(&a);
+    for (int64_t o = b; o < e && st.ok(); ++o) {
+      for (int64_t i = 0; i < n && st.ok(); ++i) st = CopyScalarInto(*inits[i], 0, &args[i]);
+      ForEachWindowOffset(*geom, o, [&](int64_t off) {
+        if (!st.ok()) return;
+        for (int64_t i = 0; i < n && st.ok(); ++i) st = CopyScalarInto(*ins[i], off, &args[n + i]);
+        if (!st.ok()) return;
+        auto r = ctx.call(*comp, ptrs);
+        if (!r.ok()) {
+          st = r.status();
+          return;
+        }
+        if (r->IsTuple()) {
+          if (static_cast<int64_t>(r->tuple_elements().size()) != n) {
+            st = absl::InvalidArgumentError("reducer returned the wrong number of values");
+            return;
+          }
+          for (int64_t i = 0; i < n; ++i) args[i] = std::move(r->mutable_tuple_elements()[i]);
+        } else {
+          args[0] = std::move(*r);
+        }
+      });
+      for (int64_t i = 0; i < n && st.ok(); ++i) st = CopyScalarOut(args[i], &outs[i], o);
+    }
+  });
+  absl::Status st = errors.First();
+  if (!st.ok()) return OpError(instr, st.message());
+  return AssembleResults(shape, std::move(outs));
+}
+
+// ============================================================ select-and-scatter
+
+enum class CmpDir { kEq, kNe, kGe, kGt, kLe, kLt };
+
+// select = compare(p0, p1) (or swapped) with the default comparison type of t.
+bool MatchSelect(const Computation* c, PrimitiveType t, CmpDir* dir, bool* swapped) {
+  if (c == nullptr || c->num_parameters() != 2) return false;
+  const Instruction* root = c->root();
+  if (root == nullptr || root->opcode() != Opcode::kCompare || root->operand_count() != 2) return false;
+  const Instruction* a = root->operand(0);
+  const Instruction* b = root->operand(1);
+  if (a->opcode() != Opcode::kParameter || b->opcode() != Opcode::kParameter) return false;
+  if (!IsScalarOf(a->shape(), t) || !IsScalarOf(b->shape(), t)) return false;
+  if (a->parameter_number() == b->parameter_number()) return false;
+  *swapped = a->parameter_number() == 1;
+  const std::string type = root->AttrOr<std::string>("type", "");
+  if (!type.empty()) {
+    const char* want = IsFloat(t) ? "FLOAT" : IsSignedInt(t) ? "SIGNED" : "UNSIGNED";
+    if (type != want) return false;
+  }
+  const std::string d = root->AttrOr<std::string>("direction", "");
+  if (d == "EQ") *dir = CmpDir::kEq;
+  else if (d == "NE") *dir = CmpDir::kNe;
+  else if (d == "GE") *dir = CmpDir::kGe;
+  else if (d == "GT") *dir = CmpDir::kGt;
+  else if (d == "LE") *dir = CmpDir::kLe;
+  else if (d == "LT") *dir = CmpDir::kLt;
+  else return false;
+  return true;
+}
+
+template <class C>
+inline bool Compare(CmpDir d, C a, C b) {
+  switch (d) {
+    case CmpDir::kEq: return a == b;
+    case CmpDir::kNe: return a != b;
+    case CmpDir::kGe: return a >= b;
+    case CmpDir::kGt: return a > b;
+    case CmpDir::kLe: return a <= b;
+    case CmpDir::kLt: return a < b;
+  }
+  return false;
+}
+
+struct SasArgs {
+  const WindowGeom* geom;
+  CmpDir dir;
+  bool sel_swapped;
+  const Literal* operand;
+  const Literal* source;
+  const Literal* init;
+  Literal* out;
+};
+
+template <class T, BinOp kOp>
+struct SelectAndScatterKernel {
+  using S = typename T::Storage;
+  using C = typename T::Compute;
+  using Op = Scalar<T, kOp>;
+  static void Run(const SasArgs& a, int64_t window_elems) {
+    const S* x = reinterpret_cast<const S*>(a.operand->data());
+    const S* src = reinterpret_cast<const S*>(a.source->data());
+    S* y = reinterpret_cast<S*>(a.out->data());
+    const int64_t count = a.source->shape().ElementCount();
+    const int64_t total = a.out->shape().ElementCount();
+    const S init = a.init->GetRaw<S>(0);
+    for (int64_t i = 0; i < total; ++i) y[i] = init;
+    std::vector<int64_t> selected(count, -1);
+    ParallelFor(count, std::max<int64_t>(1, kWorkBlock / std::max<int64_t>(1, window_elems)),
+                [&](int64_t b, int64_t e) {
+                  for (int64_t s = b; s < e; ++s) {
+                    int64_t sel = -1;
+                    C cur{};
+                    ForEachWindowOffset(*a.geom, s, [&](int64_t off) {
+                      const C v = T::Load(x[off]);
+                      if (sel < 0) {
+                        sel = off;
+                        cur = v;
+                        return;
+                      }
+                      const bool keep = a.sel_swapped ? Compare(a.dir, v, cur) : Compare(a.dir, cur, v);
+                      if (!keep) {
+                        sel = off;
+                        cur = v;
+                      }
+                    });
+                    selected[s] = sel;
+                  }
+                });
+    for (int64_t s = 0; s < count; ++s) {
+      const int64_t t = selected[s];
+      if (t >= 0) y[t] = T::Store(Op::Apply(T::Load(y[t]), T::Load(src[s])));
+    }
+  }
+};
+
+template <class T, BinOp kOp>
+struct SasDispatch {
+  static void Run(const SasArgs& a, int64_t window_elems) {
+    if constexpr (T::kCat == ew::Cat::kComplex) {
+      (void)a;
+      (void)window_elems;
+    } else {
+      SelectAndScatterKernel<T, kOp>::Run(a, window_elems);
+    }
+  }
+};
+
+absl::StatusOr<Literal> EvalSelectAndScatterImpl(const Instruction& instr,
+                                                 absl::Span<const Literal* const> operands,
+                                                 OpContext& ctx) {
+  const Computation* select = instr.AttrOr<Computation*>("select", nullptr);
+  const Computation* scatter = instr.AttrOr<Computation*>("scatter", nullptr);
+  if (select == nullptr || scatter == nullptr) return OpError(instr, "missing select or scatter");
+  if (operands.size() != 3) return OpError(instr, "expects operand, source and init value");
+  if (select->num_parameters() != 2 || scatter->num_parameters() != 2)
+    return OpError(instr, "select and scatter must take 2 parameters");
+  const Shape& shape = instr.shape();
+  if (!shape.IsArray()) return OpError(instr, "result must be an array");
+  Literal t0, t1;
+  const Literal& operand = RowMajor(*operands[0], &t0);
+  const Literal& source = RowMajor(*operands[1], &t1);
+  const Literal& init = *operands[2];
+  if (!init.shape().IsScalar()) return OpError(instr, "init value must be a scalar");
+  if (operand.shape().dims() != shape.dims()) return OpError(instr, "result must have the operand's shape");
+  auto geom = MakeWindowGeom(instr, operand.shape().dims(), source.shape().dims());
+  if (!geom.ok()) return geom.status();
+  Literal out = RowMajorLiteral(shape);
+  const int64_t welems = WindowElements(instr);
+  const int64_t count = source.shape().ElementCount();
+  const int64_t total = shape.ElementCount();
+
+  {
+    const PrimitiveType t = operand.shape().element_type();
+    CmpDir dir = CmpDir::kGe;
+    bool sel_swapped = false, sc_swapped = false;
+    const BinOp op = MatchBinary(scatter, t, &sc_swapped);
+    if (op != BinOp::kNone && !IsComplex(t) && MatchSelect(select, t, &dir, &sel_swapped) &&
+        source.shape().element_type() == t && init.shape().element_type() == t &&
+        shape.element_type() == t) {
+      SasArgs a{&*geom, dir, sel_swapped, &operand, &source, &init, &out};
+      if (DispatchTypeOp<SasDispatch>(t, op, a, welems)) return ToLayout(std::move(out), shape.layout());
+    }
+  }
+
+  // Generic path. Output starts as init everywhere.
+  {
+    Literal s = Literal(Shape::Scalar(shape.element_type()));
+    absl::Status st = CopyScalarInto(init, 0, &s);
+    if (!st.ok()) return OpError(instr, st.message());
+    const int b = out.element_bytes();
+    for (int64_t i = 0; i < total; ++i) std::memcpy(out.data() + i * b, s.data(), b);
+  }
+  // 1. Selection, in parallel: for each window, the first valid element is
+  //    the candidate; a later element replaces it when select(current,
+  //    element) is false.
+  std::vector<int64_t> selected(count, -1);
+  const int64_t min_block = std::max<int64_t>(1, 1024 / welems);
+  const int64_t bs = ParallelForBlockSize(count, min_block);
+  BlockErrors errors(ParallelForNumBlocks(count, min_block));
+  CallBlocks(count, min_block, [&](int64_t b, int64_t e) {
+    absl::Status& st = errors.status[b / bs];
+    Literal cur = ScalarLiteralOfParam(*select, 0);
+    Literal cand = ScalarLiteralOfParam(*select, 1);
+    const Literal* ptrs[2] = {&cur, &cand};
+    for (int64_t s = b; s < e && st.ok(); ++s) {
+      int64_t sel = -1;
+      ForEachWindowOffset(*geom, s, [&](int64_t off) {
+        if (!st.ok()) return;
+        if (sel < 0) {
+          sel = off;
+          st = CopyScalarInto(operand, off, &cur);
+          return;
+        }
+        st = CopyScalarInto(operand, off, &cand);
+        if (!st.ok()) return;
+        auto r = ctx.call(*select, absl::MakeConstSpan(ptrs, 2));
+        if (!r.ok()) {
+          st = r.status();
+          return;
+        }
+        if (!r->shape().IsScalar() || r->shape().element_type() != PrimitiveType::PRED) {
+          st = absl::InvalidArgumentError("select did not return pred[]");
+          return;
+        }
+        if (r->GetRaw<uint8_t>(0) == 0) {
+          sel = off;
+          st = CopyScalarInto(operand, off, &cur);
+        }
+      });
+      selected[s] = sel;
+    }
+  });
+  absl::Status st = errors.First();
+  if (!st.ok()) return OpError(instr, st.message());
+  // 2. Scatter, sequentially in source order: out[sel] = scatter(out[sel], source).
+  Literal acc = ScalarLiteralOfParam(*scatter, 0);
+  Literal val = ScalarLiteralOfParam(*scatter, 1);
+  const Literal* ptrs[2] = {&acc, &val};
+  for (int64_t s = 0; s < count; ++s) {
+    const int64_t t = selected[s];
+    if (t < 0) continue;
+    st = CopyScalarInto(out, t, &acc);
+    if (st.ok()) st = CopyScalarInto(source, s, &val);
+    if (!st.ok()) return OpError(instr, st.message());
+    auto r = ctx.call(*scatter, absl::MakeConstSpan(ptrs, 2));
+    if (!r.ok()) return OpError(instr, r.status().message());
+    st = CopyScalarOut(*r, &out, t);
+    if (!st.ok()) return OpError(instr, st.message());
+  }
+  return ToLayout(std::move(out), shape.layout());
+}
+
+}  // namespace
+
+absl::StatusOr<Literal> EvalReduceOp(const Instruction& instr, absl::Span<const Literal* const> operands,
+                                     OpContext& ctx) {
+  return EvalReduceImpl(instr, operands, ctx);
+}
+absl::StatusOr<Literal> EvalReduceWindowOp(const Instruction& instr, absl::Span<const Literal* const> operands,
+                                           OpContext& ctx) {
+  return EvalReduceWindowImpl(instr, operands, ctx);
+}
+absl::StatusOr<Literal> EvalSelectAndScatterOp(const Instruction& instr,
+                                               absl::Span<const Literal* const> operands, OpContext& ctx) {
+  return EvalSelectAndScatterImpl(instr, operands, ctx);
+}
+
+}  // namespace hlo::cpu

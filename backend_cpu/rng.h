@@ -1,0 +1,23 @@
+// Random-number ops: rng (uniform / normal), rng-bit-generator (Philox
+// 4x32-10 and ThreeFry 2x32-20, counter based) and rng-get-and-update-state.
+// All are deterministic for a given seed / state (docs/semantics.md).
+#pragma once
+
+#include <cstdint>
+
+#include "backend_cpu/op_eval.h"
+
+namespace hlo::cpu {
+
+absl::StatusOr<Literal> EvalRng(const Instruction&, absl::Span<const Literal* const>, OpContext&);
+absl::StatusOr<Literal> EvalRngBitGenerator(const Instruction&, absl::Span<const Literal* const>,
+                                            OpContext&);
+absl::StatusOr<Literal> EvalRngGetAndUpdateState(const Instruction&,
+                                                 absl::Span<const Literal* const>, OpContext&);
+
+// Philox 4x32 with 10 rounds: one 128-bit block for `counter` under `key`.
+void Philox4x32(const uint32_t counter[4], const uint32_t key[2], uint32_t out[4]);
+// ThreeFry 2x32 with 20 rounds.
+void ThreeFry2x32(const uint32_t counter[2], const uint32_t key[2], uint32_t out[2]);
+
+}  // namespace hlo::cpu

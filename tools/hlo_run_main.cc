@@ -1,0 +1,365 @@
+// hlo-run: execute an HLO module on the CPU backend. See docs/cli.md.
+//
+// Exit status: 0 on success, 1 on any error in the module, its inputs or the
+// run, 2 on bad usage (unknown flag, missing input file argument, ...).
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <exception>
+#include <memory>
+#include <new>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "backend_cpu/custom_call.h"
+#include "backend_cpu/executor.h"
+#include "backend_cpu/thread_pool.h"
+#include "ir/printer.h"
+#include "ir/verifier.h"
+#include "parser/parser.h"
+#include "tools/cli_flags.h"
+#include "tools/file_io.h"
+#include "tools/npy.h"
+#include "tools/run_inputs.h"
+
+namespace hlo {
+namespace {
+
+constexpr char kProgram[] = "hlo-run";
+constexpr int kExitError = 1;
+constexpr int kExitUsage = 2;
+
+struct Options {
+  bool help = false;
+  std::vector<std::string> inputs;
+  std::vector<std::string> infeed;
+  std::string random_inputs;  // "" = off, else the seed
+  std::string input_module;
+  std::string output;
+  std::string output_dir;
+  std::string threads;
+  std::string replicas;
+  std::string partitions;
+  std::string iterations = "1";
+  std::string rng_seed = "0";
+  std::string platform = "cpu";
+  std::string reference_platform;
+  bool print_literals = false;
+  bool peak_memory = false;
+  bool list_custom_calls = false;
+  bool no_opt = false;
+  bool strict = false;
+  std::string run_test_hlo_passes = "true";
+};
+
+void Message(absl::string_view kind, absl::string_view message) {
+  std::string line = absl::StrCat(kProgram, ": ", kind, ": ", message, "\n");
+  fwrite(line.data(), 1, line.size(), stderr);
+}
+
+int Fail(absl::string_view message) {
+  Message("error", message);
+  return kExitError;
+}
+
+int UsageError(absl::string_view message) {
+  Message("error", message);
+  std::string hint = absl::StrCat("run '", kProgram, " --help' for usage\n");
+  fwrite(hint.data(), 1, hint.size(), stderr);
+  return kExitUsage;
+}
+
+// Parses a non-negative integer flag value; `min` is the smallest allowed.
+absl::StatusOr<int64_t> IntFlag(absl::string_view name, const std::string& value, int64_t min) {
+  int64_t v;
+  if (!absl::SimpleAtoi(value, &v) || v < min)
+    return absl::InvalidArgumentError(
+        absl::StrCat("--", name, " needs a whole number >= ", min, ", got '", value, "'"));
+  return v;
+}
+
+std::string UsageDescription() {
+  return "Runs the entry computation of an HLO module (a file, or '-' for stdin) on the\n"
+         "CPU and prints the result in XLA's literal form. Inputs come from --input (one\n"
+         "per entry parameter, in order) or --random-inputs. Flag names of XLA's\n"
+         "run_hlo_module are accepted where they mean the same thing.\n"
+         "Exit status: 0 on success, 1 on any error in the module, inputs or run,\n"
+         "2 on bad usage.";
+}
+
+std::string UsageEpilogue() {
+  return "INPUT SPECS:\n"
+         "  path/to/x.npy                   a NumPy array (bf16/f8 parameters take float32,\n"
+         "                                  s4/u4 take int8/uint8; rounded to nearest even)\n"
+         "  path/to/x.txt                   a file holding an HLO literal\n"
+         "  'f32[2,2] {{1,2},{3,4}}'        an inline literal\n"
+         "\n"
+         "EXAMPLES:\n"
+         "  hlo-run model.hlo --random-inputs\n"
+         "  hlo-run add.hlo --input='f32[2] {1, 2}' --input=y.npy --output=sum.npy\n"
+         "  hlo-run model.hlo --random-inputs=7 --iterations=10 --threads=2\n"
+         "\n"
+         "See docs/cli.md for details.\n";
+}
+
+absl::Status WriteNpy(const std::string& path, const Literal& value) {
+  absl::StatusOr<std::string> bytes = EncodeNpy(value);
+  if (!bytes.ok())
+    return absl::InvalidArgumentError(absl::StrCat("cannot write '", path, "': ",
+                                                   bytes.status().message()));
+  return WriteOutput(path, *bytes);
+}
+
+void FlattenLeaves(const Literal& value, std::vector<const Literal*>* leaves) {
+  if (value.IsTuple()) {
+    for (const Literal& e : value.tuple_elements()) FlattenLeaves(e, leaves);
+  } else {
+    leaves->push_back(&value);
+  }
+}
+
+absl::Status WriteOutputDir(const std::string& dir, const Literal& result) {
+  struct stat st;
+  if (stat(dir.c_str(), &st) != 0) {
+    if (mkdir(dir.c_str(), 0777) != 0)
+      return absl::InvalidArgumentError(absl::StrCat("cannot create --output-dir '", dir, "'"));
+  } else if (!S_ISDIR(st.st_mode)) {
+    return absl::InvalidArgumentError(absl::StrCat("--output-dir '", dir, "' is not a directory"));
+  }
+  std::vector<const Literal*> leaves;
+  FlattenLeaves(result, &leaves);
+  // Encode every leaf first, so that an unencodable leaf writes nothing.
+  std::vector<std::string> encoded;
+  for (const Literal* leaf : leaves) {
+    if (!leaf->shape().IsArray()) {
+      encoded.emplace_back();  // tokens have no data: no file
+      continue;
+    }
+    absl::StatusOr<std::string> bytes = EncodeNpy(*leaf);
+    if (!bytes.ok()) return bytes.status();
+    encoded.push_back(*std::move(bytes));
+  }
+  for (size_t i = 0; i < leaves.size(); ++i) {
+    if (!leaves[i]->shape().IsArray()) continue;
+    absl::Status st = WriteOutput(absl::StrCat(dir, "/", i, ".npy"), encoded[i]);
+    if (!st.ok()) return st;
+  }
+  return absl::OkStatus();
+}
+
+int Run(int argc, char** argv) {
+  Options opts;
+  cli::FlagParser flags(kProgram, "hlo-run [flags] FILE|-", UsageDescription());
+  flags.AddBool("help", &opts.help, "print this help and exit");
+  flags.AddAlias("h", "help");
+  flags.AddRepeated("input", &opts.inputs, "SPEC",
+                    "value of the next entry parameter (repeat once per parameter)");
+  flags.AddOptionalValue("random-inputs", &opts.random_inputs, "SEED", "0",
+                         "fill every parameter with deterministic random values\n"
+                         "(floats in [-1,1), integers in [0,8)); SEED defaults to 0");
+  flags.AddString("input-module", &opts.input_module, "FILE",
+                  "the module file (instead of the positional argument)");
+  flags.AddString("output", &opts.output, "PATH.npy", "write the (non-tuple) result as .npy");
+  flags.AddString("output-dir", &opts.output_dir, "DIR",
+                  "write every leaf of the result as DIR/0.npy, DIR/1.npy, ...\n"
+                  "(flattened tuple order; bf16/f8 widened to float32)");
+  flags.AddBool("print-literals", &opts.print_literals,
+                "print the arguments and the result with run_hlo_module's headings");
+  flags.AddString("threads", &opts.threads, "N", "worker threads (default: all cores)");
+  flags.AddString("replicas", &opts.replicas, "N",
+                  "number of replicas (default: the module's replica_count)");
+  flags.AddString("partitions", &opts.partitions, "N",
+                  "number of partitions (default: the module's num_partitions)");
+  flags.AddString("iterations", &opts.iterations, "N",
+                  "run N times; prints min and median wall time per run on stderr");
+  flags.AddString("rng-seed", &opts.rng_seed, "N", "seed of rng / rng-get-and-update-state");
+  flags.AddRepeated("infeed", &opts.infeed, "SPEC",
+                    "a literal (file or inline) for the next infeed (repeatable)");
+  flags.AddBool("peak-memory", &opts.peak_memory,
+                "report the peak bytes held by live values on stderr");
+  flags.AddBool("list-custom-calls", &opts.list_custom_calls,
+                "list the custom-call targets this backend runs and exit");
+  flags.AddBool("strict", &opts.strict,
+                "reject legacy text forms current XLA rejects (see hlo-opt --strict)");
+  flags.AddBool("no-opt", &opts.no_opt, "do not run the optimization pipeline");
+  flags.AddString("run-test-hlo-passes", &opts.run_test_hlo_passes, "BOOL",
+                  "run_hlo_module's spelling; false = --no-opt");
+  flags.AddString("platform", &opts.platform, "NAME", "cpu (also 'Host'); the only platform");
+  flags.AddString("reference-platform", &opts.reference_platform, "NAME",
+                  "reference run to compare against (not available in this build)");
+  flags.SetEpilogue(UsageEpilogue());
+
+  absl::Status parsed = flags.Parse(argc, argv);
+  if (!parsed.ok()) return UsageError(parsed.message());
+  if (opts.help) {
+    std::string usage = flags.Usage();
+    fwrite(usage.data(), 1, usage.size(), stdout);
+    return 0;
+  }
+  if (opts.list_custom_calls) {
+    for (const cpu::CustomCallTarget* t : cpu::AllCustomCallTargets())
+      printf("%s\t%s\n", t->name, t->description);
+    return 0;
+  }
+  if (opts.platform != "cpu" && opts.platform != "Host" && opts.platform != "host")
+    return UsageError(absl::StrCat("unsupported --platform='", opts.platform,
+                                   "': only 'cpu' (or 'Host') exists"));
+  if (!opts.reference_platform.empty())
+    return UsageError("--reference_platform is not available in this build yet");
+
+  std::vector<std::string> files = flags.positional();
+  if (!opts.input_module.empty()) files.push_back(opts.input_module);
+  if (files.size() != 1)
+    return UsageError(files.empty() ? "no module given (a file, or '-' for stdin)"
+                                    : "exactly one module file is expected");
+  if (!opts.output.empty() && !opts.output_dir.empty())
+    return UsageError("--output and --output-dir cannot be combined");
+  if (!opts.random_inputs.empty() && !opts.inputs.empty())
+    return UsageError("--input and --random-inputs cannot be combined");
+
+  absl::StatusOr<int64_t> iterations = IntFlag("iterations", opts.iterations, 1);
+  if (!iterations.ok()) return UsageError(iterations.status().message());
+  absl::StatusOr<int64_t> rng_seed = IntFlag("rng-seed", opts.rng_seed, 0);
+  if (!rng_seed.ok()) return UsageError(rng_seed.status().message());
+  uint64_t random_seed = 0;
+  if (!opts.random_inputs.empty()) {
+    absl::StatusOr<int64_t> seed = IntFlag("random-inputs", opts.random_inputs, 0);
+    if (!seed.ok()) return UsageError(seed.status().message());
+    random_seed = static_cast<uint64_t>(*seed);
+  }
+  cpu::RunOptions run_options;
+  run_options.rng_seed = static_cast<uint64_t>(*rng_seed);
+  if (!opts.threads.empty()) {
+    absl::StatusOr<int64_t> threads = IntFlag("threads", opts.threads, 1);
+    if (!threads.ok()) return UsageError(threads.status().message());
+    cpu::SetThreadPoolWidth(static_cast<int>(std::min<int64_t>(*threads, 256)));
+  }
+  if (!opts.replicas.empty()) {
+    absl::StatusOr<int64_t> r = IntFlag("replicas", opts.replicas, 1);
+    if (!r.ok()) return UsageError(r.status().message());
+    run_options.replica_count = *r;
+  }
+  if (!opts.partitions.empty()) {
+    absl::StatusOr<int64_t> p = IntFlag("partitions", opts.partitions, 1);
+    if (!p.ok()) return UsageError(p.status().message());
+    run_options.partition_count = *p;
+  }
+
+  const std::string& input = files[0];
+  absl::StatusOr<std::string> text = ReadInput(input);
+  if (!text.ok()) return Fail(text.status().message());
+  ParseOptions parse_options;
+  parse_options.filename = input == "-" ? "<stdin>" : input;
+  parse_options.reject_unspecified_api_version = opts.strict;
+  absl::StatusOr<std::unique_ptr<Module>> module = ParseModule(*text, parse_options);
+  if (!module.ok()) {
+    std::string msg(module.status().message());
+    if (msg.empty() || msg.back() != '\n') msg.push_back('\n');
+    fwrite(msg.data(), 1, msg.size(), stderr);
+    return kExitError;
+  }
+  absl::Status verified = VerifyModule(**module);
+  if (!verified.ok()) {
+    std::string msg(verified.message());
+    if (msg.empty() || msg.back() != '\n') msg.push_back('\n');
+    fwrite(msg.data(), 1, msg.size(), stderr);
+    return kExitError;
+  }
+  const Computation* entry = (*module)->entry();
+  if (entry == nullptr) return Fail("the module has no entry computation");
+
+  // Arguments.
+  std::vector<Literal> args;
+  const int64_t num_params = entry->num_parameters();
+  if (!opts.inputs.empty()) {
+    if (static_cast<int64_t>(opts.inputs.size()) != num_params)
+      return Fail(absl::StrCat("the entry computation has ", num_params, " parameter",
+                               num_params == 1 ? "" : "s", " but ", opts.inputs.size(),
+                               " --input value", opts.inputs.size() == 1 ? " was" : "s were",
+                               " given"));
+    for (int64_t i = 0; i < num_params; ++i) {
+      absl::StatusOr<Literal> lit = LoadInput(opts.inputs[i], *entry->parameter(i));
+      if (!lit.ok()) return Fail(lit.status().message());
+      args.push_back(*std::move(lit));
+    }
+  } else if (!opts.random_inputs.empty()) {
+    for (int64_t i = 0; i < num_params; ++i)
+      args.push_back(RandomLiteral(entry->parameter(i)->shape(), random_seed + i));
+  } else if (num_params > 0) {
+    return Fail(absl::StrCat("the entry computation has ", num_params, " parameter",
+                             num_params == 1 ? "" : "s",
+                             ": give one --input per parameter, or --random-inputs"));
+  }
+  for (const std::string& spec : opts.infeed) {
+    absl::StatusOr<std::string> bytes =
+        spec.find_first_of("{[(") == std::string::npos ? ReadInput(spec) : absl::StatusOr<std::string>(spec);
+    if (!bytes.ok()) return Fail(bytes.status().message());
+    absl::StatusOr<Literal> lit = LooksLikeNpy(*bytes) ? ParseNpy(*bytes, spec) : ParseLiteral(*bytes);
+    if (!lit.ok()) return Fail(absl::StrCat("--infeed '", spec, "': ", lit.status().message()));
+    run_options.infeed.push_back(*std::move(lit));
+  }
+
+  // Runs.
+  std::vector<double> seconds;
+  absl::StatusOr<cpu::RunResult> result = absl::UnknownError("not run");
+  for (int64_t it = 0; it < *iterations; ++it) {
+    auto start = std::chrono::steady_clock::now();
+    result = cpu::RunModule(**module, args, run_options);
+    seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    if (!result.ok()) return Fail(result.status().message());
+  }
+  for (const std::string& note : result->notes) Message("note", note);
+  if (*iterations > 1) {
+    std::vector<double> sorted = seconds;
+    std::sort(sorted.begin(), sorted.end());
+    const double median = sorted.size() % 2 ? sorted[sorted.size() / 2]
+                                            : (sorted[sorted.size() / 2 - 1] + sorted[sorted.size() / 2]) / 2;
+    Message("note", absl::StrFormat("%d runs: min %.6f s, median %.6f s per run", *iterations,
+                                    sorted.front(), median));
+  }
+  if (opts.peak_memory)
+    Message("note", absl::StrCat("peak memory of live values: ", result->peak_bytes, " bytes"));
+
+  const Literal& value = result->results[0];
+  if (!opts.output.empty()) {
+    if (value.IsTuple())
+      return Fail("the result is a tuple: use --output-dir to write its leaves");
+    absl::Status st = WriteNpy(opts.output, value);
+    if (!st.ok()) return Fail(st.message());
+  } else if (!opts.output_dir.empty()) {
+    absl::Status st = WriteOutputDir(opts.output_dir, value);
+    if (!st.ok()) return Fail(st.message());
+  }
+  std::string out;
+  if (opts.print_literals) {
+    for (size_t i = 0; i < args.size(); ++i)
+      absl::StrAppend(&out, "\n** Argument ", i, " **\n", LiteralToXlaString(args[i]), "\n");
+    absl::StrAppend(&out, "\n** Result with test runner Host **\n", LiteralToXlaString(value), "\n");
+  } else if (opts.output.empty() && opts.output_dir.empty()) {
+    absl::StrAppend(&out, LiteralToXlaString(value), "\n");
+  }
+  absl::Status st = WriteOutput("-", out);
+  if (!st.ok()) return Fail(st.message());
+  return 0;
+}
+
+}  // namespace
+}  // namespace hlo
+
+int main(int argc, char** argv) {
+  try {
+    return hlo::Run(argc, argv);
+  } catch (const std::bad_alloc&) {
+    hlo::Message("error", "out of memory");
+  } catch (const std::exception& e) {
+    hlo::Message("error", absl::StrCat("internal error: ", e.what()));
+  }
+  return hlo::kExitError;
+}
