@@ -179,26 +179,36 @@ absl::StatusOr<Literal> Evaluate(const Computation& computation,
   return *value[r];
 }
 
-// The argument relaid to the parameter's layout, after checking element
-// type and dims.
-absl::StatusOr<Literal> PrepareArgument(const Literal& arg, const Instruction& param) {
+// Checks the argument against the parameter (element type and dims) and,
+// when its layout differs, stores a relaid copy in `*converted` and returns
+// true; false means the argument can be used as it is.
+absl::StatusOr<bool> ConvertArgument(const Literal& arg, const Instruction& param,
+                                     Literal* converted) {
   const Shape& want = param.shape();
   if (!arg.shape().Compatible(want))
     return absl::InvalidArgumentError(
         absl::StrCat("argument for parameter ", param.parameter_number(), " (%", param.name(),
                      ") has shape ", ShapeToString(arg.shape(), false), " but the parameter is ",
                      ShapeToString(want, false)));
-  if (!want.IsArray()) {
-    if (!want.IsTuple()) return arg;
-    Literal out(want);
-    for (size_t i = 0; i < want.tuple_shapes().size(); ++i) {
-      const Literal& e = arg.tuple_elements()[i];
-      out.mutable_tuple_elements()[i] =
-          e.shape().IsArray() ? ToLayout(e, want.tuple_shapes()[i].layout()) : e;
-    }
-    return out;
+  if (want.IsArray()) {
+    if (arg.shape().layout() == want.layout()) return false;
+    *converted = arg.Relayout(want.layout());
+    return true;
   }
-  return ToLayout(arg, want.layout());
+  if (!want.IsTuple()) return false;
+  bool same = true;
+  for (size_t i = 0; i < want.tuple_shapes().size(); ++i) {
+    const Shape& e = arg.tuple_elements()[i].shape();
+    if (e.IsArray() && e.layout() != want.tuple_shapes()[i].layout()) same = false;
+  }
+  if (same) return false;
+  std::vector<Literal> elems;
+  for (size_t i = 0; i < want.tuple_shapes().size(); ++i) {
+    const Literal& e = arg.tuple_elements()[i];
+    elems.push_back(e.shape().IsArray() ? ToLayout(e, want.tuple_shapes()[i].layout()) : e);
+  }
+  *converted = Literal::MakeTuple(std::move(elems));
+  return true;
 }
 
 }  // namespace
@@ -211,14 +221,14 @@ absl::StatusOr<RunResult> RunModule(const Module& module, absl::Span<const Liter
     return absl::InvalidArgumentError(absl::StrCat("the entry computation takes ",
                                                    entry->num_parameters(), " arguments, got ",
                                                    args.size()));
-  std::vector<Literal> prepared;
-  for (size_t i = 0; i < args.size(); ++i) {
-    absl::StatusOr<Literal> a = PrepareArgument(args[i], *entry->parameter(i));
-    if (!a.ok()) return a.status();
-    prepared.push_back(*std::move(a));
-  }
+  // Arguments are used in place unless their layout must change.
+  std::vector<Literal> converted(args.size());
   std::vector<const Literal*> arg_ptrs;
-  for (const Literal& a : prepared) arg_ptrs.push_back(&a);
+  for (size_t i = 0; i < args.size(); ++i) {
+    absl::StatusOr<bool> relaid = ConvertArgument(args[i], *entry->parameter(i), &converted[i]);
+    if (!relaid.ok()) return relaid.status();
+    arg_ptrs.push_back(*relaid ? &converted[i] : &args[i]);
+  }
 
   const int64_t replicas =
       options.replica_count > 0 ? options.replica_count : std::max<int64_t>(1, module.header().replica_count);

@@ -13,6 +13,7 @@
 #include <cblas.h>
 
 #include <algorithm>
+#include <mutex>
 #include <cmath>
 #include <complex>
 #include <cstdint>
@@ -231,13 +232,8 @@ void NaiveGemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, in
 }
 
 template <typename T>
-void Gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, int64_t lda,
-          const T* b, int64_t ldb, T* c, int64_t ldc) {
-  if (m == 0 || n == 0) return;
-  if (k == 0) {
-    for (int64_t i = 0; i < m; ++i) std::fill(c + i * ldc, c + i * ldc + n, T(0));
-    return;
-  }
+void BlasGemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, int64_t lda,
+              const T* b, int64_t ldb, T* c, int64_t ldc) {
   const CBLAS_TRANSPOSE TA = ta ? CblasTrans : CblasNoTrans;
   const CBLAS_TRANSPOSE TB = tb ? CblasTrans : CblasNoTrans;
   const blasint M = static_cast<blasint>(m), N = static_cast<blasint>(n),
@@ -252,11 +248,55 @@ void Gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, int64_t
   } else if constexpr (std::is_same_v<T, c64>) {
     const c64 one(1, 0), zero(0, 0);
     cblas_cgemm(CblasRowMajor, TA, TB, M, N, K, &one, a, LDA, b, LDB, &zero, c, LDC);
-  } else if constexpr (std::is_same_v<T, c128>) {
+  } else {
     const c128 one(1, 0), zero(0, 0);
     cblas_zgemm(CblasRowMajor, TA, TB, M, N, K, &one, a, LDA, b, LDB, &zero, c, LDC);
-  } else {
+  }
+}
+
+// OpenBLAS runs single-threaded; parallelism comes from our pool, over
+// tiles of C whose boundaries depend only on (m, n, k). Every element of C
+// is computed by one BLAS call over the whole K, so results are
+// bit-identical for any pool width (OpenBLAS's own threading is not).
+void UseSingleThreadedBlas() {
+  static std::once_flag once;
+  std::call_once(once, [] { openblas_set_num_threads(1); });
+}
+
+template <typename T>
+void Gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, int64_t lda,
+          const T* b, int64_t ldb, T* c, int64_t ldc) {
+  if (m == 0 || n == 0) return;
+  if (k == 0) {
+    for (int64_t i = 0; i < m; ++i) std::fill(c + i * ldc, c + i * ldc + n, T(0));
+    return;
+  }
+  constexpr bool kBlas = std::is_same_v<T, float> || std::is_same_v<T, double> ||
+                         std::is_same_v<T, c64> || std::is_same_v<T, c128>;
+  if constexpr (!kBlas) {
     NaiveGemm<T>(ta, tb, m, n, k, a, lda, b, ldb, c, ldc);
+  } else {
+    UseSingleThreadedBlas();
+    // Tiles: 256 rows; columns split too when there are few rows (the
+    // decode-step shape [few, K] x [K, wide]).
+    constexpr int64_t kTileRows = 256;
+    const int64_t tile_cols = m <= 64 ? 512 : (m <= kTileRows ? 1024 : n);
+    const int64_t row_tiles = (m + kTileRows - 1) / kTileRows;
+    const int64_t col_tiles = (n + tile_cols - 1) / tile_cols;
+    const double flops = 2.0 * static_cast<double>(m) * n * k;
+    if (row_tiles * col_tiles == 1 || flops < 4e6) {
+      BlasGemm<T>(ta, tb, m, n, k, a, lda, b, ldb, c, ldc);
+      return;
+    }
+    ParallelFor(row_tiles * col_tiles, 1, [&](int64_t t0, int64_t t1) {
+      for (int64_t t = t0; t < t1; ++t) {
+        const int64_t i0 = (t / col_tiles) * kTileRows, j0 = (t % col_tiles) * tile_cols;
+        const int64_t mm = std::min(kTileRows, m - i0), nn = std::min(tile_cols, n - j0);
+        const T* at = ta ? a + i0 : a + i0 * lda;
+        const T* bt = tb ? b + j0 * ldb : b + j0;
+        BlasGemm<T>(ta, tb, mm, nn, k, at, lda, bt, ldb, c + i0 * ldc + j0, ldc);
+      }
+    });
   }
 }
 

@@ -11,6 +11,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
+#include "ir/buffer_allocator.h"
 #include "ir/layout_index.h"
 #include "ir/shape.h"
 
@@ -93,7 +94,7 @@ class Literal {
  private:
   Shape shape_;
   bool elided_ = false;
-  std::vector<uint8_t> data_;
+  std::vector<uint8_t, BufferAllocator<uint8_t>> data_;
   std::vector<Literal> elements_;
 };
 

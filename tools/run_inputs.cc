@@ -118,6 +118,17 @@ Literal RandomLiteral(const Shape& shape, uint64_t seed) {
   const PrimitiveType t = shape.element_type();
   const int64_t n = out.physical_count();
   auto uniform = [&] { return static_cast<double>(SplitMix(&state) >> 11) * 0x1.0p-52 - 1.0; };
+  // The common types get typed stores (model weights are large).
+  if (t == PrimitiveType::F32) {
+    float* p = reinterpret_cast<float*>(out.data());
+    for (int64_t i = 0; i < n; ++i) p[i] = static_cast<float>(uniform());
+    return out;
+  }
+  if (t == PrimitiveType::F64) {
+    double* p = reinterpret_cast<double*>(out.data());
+    for (int64_t i = 0; i < n; ++i) p[i] = uniform();
+    return out;
+  }
   for (int64_t i = 0; i < n; ++i) {
     if (IsComplex(t)) {
       const double re = uniform();
