@@ -1,13 +1,214 @@
 #include "backend_cpu/collectives.h"
 
+#include <chrono>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+
 namespace hlo::cpu {
+namespace {
+
+std::chrono::steady_clock::time_point Deadline() {
+  return std::chrono::steady_clock::now() + std::chrono::seconds(kCollectiveTimeoutSeconds);
+}
+
+}  // namespace
 
 CollectiveHub::CollectiveHub(int64_t replica_count, int64_t partition_count)
     : replica_count_(replica_count), partition_count_(partition_count) {}
 CollectiveHub::~CollectiveHub() = default;
 
+absl::StatusOr<std::shared_ptr<CollectiveHub::Rendezvous>> CollectiveHub::Meet(
+    const Instruction& instr, absl::Span<const int64_t> group, int64_t position, Literal value,
+    const Combine* combine) {
+  if (group.empty() || position < 0 || position >= static_cast<int64_t>(group.size()))
+    return absl::InternalError(absl::StrCat("collective %", instr.name(), ": bad group position"));
+  const int64_t device = group[position];
+  const int64_t n = static_cast<int64_t>(group.size());
+  std::unique_lock<std::mutex> lock(mu_);
+  if (!aborted_.ok()) return aborted_;
+  const int64_t execution = executions_[{&instr, device}]++;
+  const Key key{&instr, execution, group[0]};
+  std::shared_ptr<Rendezvous>& slot = pending_[key];
+  if (slot == nullptr) {
+    slot = std::make_shared<Rendezvous>();
+    slot->values.resize(n);
+    slot->arrived.assign(n, false);
+  }
+  std::shared_ptr<Rendezvous> r = slot;
+  if (static_cast<int64_t>(r->values.size()) != n || r->arrived[position])
+    return absl::InternalError(absl::StrCat("collective %", instr.name(),
+                                            ": devices disagree on the participant group"));
+  r->values[position] = std::move(value);
+  r->arrived[position] = true;
+  if (++r->arrived_count == n) {
+    // Last to arrive: the contributions are complete and immutable now.
+    r->result = std::make_shared<std::vector<Literal>>(std::move(r->values));
+    pending_.erase(key);
+    if (combine != nullptr) {
+      lock.unlock();
+      absl::StatusOr<Literal> combined = (*combine)(*r->result);
+      lock.lock();
+      if (combined.ok())
+        r->combined = std::make_shared<const Literal>(*std::move(combined));
+      else
+        r->combine_status = combined.status();
+    }
+    r->complete = true;
+    cv_.notify_all();
+    return r;
+  }
+  const auto deadline = Deadline();
+  while (!r->complete && aborted_.ok()) {
+    // Only waiting for arrivals times out; a combine in progress does not.
+    if (r->arrived_count < n) {
+      if (cv_.wait_until(lock, deadline) == std::cv_status::timeout &&
+          r->arrived_count < n && aborted_.ok()) {
+        std::vector<int64_t> missing;
+        for (int64_t i = 0; i < n; ++i)
+          if (!r->arrived[i]) missing.push_back(group[i]);
+        absl::Status st = absl::DeadlineExceededError(absl::StrCat(
+            "collective %", instr.name(), " timed out waiting for devices ",
+            absl::StrJoin(missing, ", "), " after ", kCollectiveTimeoutSeconds,
+            " s (device ", device, " arrived at its execution ", execution,
+            "; a device that never reaches it, or executes it fewer times, deadlocks the run)"));
+        aborted_ = st;
+        cv_.notify_all();
+        return st;
+      }
+    } else {
+      cv_.wait(lock);
+    }
+  }
+  if (r->complete) return r;
+  return aborted_;
+}
+
+absl::StatusOr<CollectiveHub::Contributions> CollectiveHub::Exchange(
+    const Instruction& instr, absl::Span<const int64_t> group, int64_t position, Literal value) {
+  if (group.size() == 1 && position == 0) {
+    auto single = std::make_shared<std::vector<Literal>>();
+    single->push_back(std::move(value));
+    return Contributions(std::move(single));
+  }
+  absl::StatusOr<std::shared_ptr<Rendezvous>> r =
+      Meet(instr, group, position, std::move(value), nullptr);
+  if (!r.ok()) return r.status();
+  return Contributions((*r)->result);
+}
+
+absl::StatusOr<std::shared_ptr<const Literal>> CollectiveHub::ExchangeAndCombine(
+    const Instruction& instr, absl::Span<const int64_t> group, int64_t position, Literal value,
+    const Combine& combine) {
+  absl::StatusOr<std::shared_ptr<Rendezvous>> r =
+      Meet(instr, group, position, std::move(value), &combine);
+  if (!r.ok()) return r.status();
+  if (!(*r)->combine_status.ok()) return (*r)->combine_status;
+  return (*r)->combined;
+}
+
+void CollectiveHub::Abort(absl::Status status) {
+  if (status.ok()) status = absl::AbortedError("the run was aborted");
+  std::lock_guard<std::mutex> lock(mu_);
+  if (aborted_.ok())
+    aborted_ = absl::Status(status.code(),
+                            absl::StrCat("aborted because another device failed: ", status.message()));
+  cv_.notify_all();
+}
+
 ChannelHub::ChannelHub(std::vector<Literal> infeed) : infeed_(std::move(infeed)) {}
 ChannelHub::~ChannelHub() = default;
-std::vector<Literal> ChannelHub::TakeOutfeed() { return std::move(outfeed_); }
+
+std::vector<Literal> ChannelHub::TakeOutfeed() { return TakeOutfeed(0); }
+
+std::vector<Literal> ChannelHub::TakeOutfeed(int64_t device) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = outfeed_.find(device);
+  if (it == outfeed_.end()) return {};
+  std::vector<Literal> out = std::move(it->second);
+  outfeed_.erase(it);
+  return out;
+}
+
+absl::StatusOr<Literal> ChannelHub::NextInfeed(int64_t device) {
+  std::lock_guard<std::mutex> lock(mu_);
+  size_t& cursor = infeed_cursor_[device];
+  if (infeed_.empty())
+    return absl::InvalidArgumentError(
+        "the infeed queue is empty: no infeed literals were given (pass one per infeed "
+        "execution, in order, e.g. hlo-run --infeed=LITERAL_OR_FILE; every device reads the "
+        "same sequence)");
+  if (cursor >= infeed_.size())
+    return absl::InvalidArgumentError(absl::StrCat(
+        "the infeed queue is empty: ", infeed_.size(), " infeed literal",
+        infeed_.size() == 1 ? " was" : "s were", " given and device ", device,
+        " has read ", infeed_.size() == 1 ? "it" : "them all",
+        " (give one more infeed value per infeed execution, e.g. hlo-run --infeed=LITERAL)"));
+  return infeed_[cursor++];
+}
+
+void ChannelHub::Outfeed(int64_t device, Literal value) {
+  std::lock_guard<std::mutex> lock(mu_);
+  outfeed_[device].push_back(std::move(value));
+}
+
+void ChannelHub::Send(int64_t channel, int64_t target, Literal value) {
+  std::lock_guard<std::mutex> lock(mu_);
+  messages_[{channel, target}].push_back(std::move(value));
+  cv_.notify_all();
+}
+
+void ChannelHub::PostRecv(int64_t channel, int64_t device, int64_t source) {
+  std::lock_guard<std::mutex> lock(mu_);
+  pending_recvs_[{channel, device}].push_back(source);
+}
+
+absl::StatusOr<Literal> ChannelHub::FinishRecv(int64_t channel, int64_t device,
+                                               const Shape& data_shape, absl::string_view name) {
+  std::unique_lock<std::mutex> lock(mu_);
+  if (!aborted_.ok()) return aborted_;
+  auto pending = pending_recvs_.find({channel, device});
+  const std::string channel_text =
+      channel < 0 ? std::string("without a channel_id") : absl::StrCat("on channel ", channel);
+  if (pending == pending_recvs_.end() || pending->second.empty())
+    return absl::InvalidArgumentError(absl::StrCat(
+        "%", name, ": recv-done ", channel_text, " has no outstanding recv on device ", device));
+  const int64_t source = pending->second.front();
+  pending->second.pop_front();
+  if (source < 0) return Literal(data_shape);
+  std::deque<Literal>& queue = messages_[{channel, device}];
+  if (queue.empty() && source == device)
+    return absl::InvalidArgumentError(absl::StrCat(
+        "%", name, ": recv-done ", channel_text, " on device ", device,
+        " waits for a send from the same device that has not run yet (sends must be "
+        "scheduled before the matching recv-done)"));
+  const auto deadline = Deadline();
+  while (queue.empty() && aborted_.ok()) {
+    if (cv_.wait_until(lock, deadline) == std::cv_status::timeout && queue.empty() &&
+        aborted_.ok()) {
+      absl::Status st = absl::DeadlineExceededError(absl::StrCat(
+          "%", name, ": recv-done ", channel_text, " on device ", device,
+          " timed out waiting for the send of device ", source, " after ",
+          kCollectiveTimeoutSeconds, " s"));
+      aborted_ = st;
+      cv_.notify_all();
+      return st;
+    }
+  }
+  if (queue.empty()) return aborted_;
+  Literal out = std::move(queue.front());
+  queue.pop_front();
+  return out;
+}
+
+void ChannelHub::Abort(absl::Status status) {
+  if (status.ok()) status = absl::AbortedError("the run was aborted");
+  std::lock_guard<std::mutex> lock(mu_);
+  if (aborted_.ok())
+    aborted_ = absl::Status(status.code(),
+                            absl::StrCat("aborted because another device failed: ", status.message()));
+  cv_.notify_all();
+}
 
 }  // namespace hlo::cpu

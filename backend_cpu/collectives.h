@@ -2,39 +2,154 @@
 // all-gather, all-to-all, reduce-scatter, collective-permute, ...) and the
 // in-process channels of send/recv and infeed/outfeed. One hub per run,
 // shared by the device threads; every call blocks until its peers arrive.
+//
+// Devices are numbered replica-major: device = replica * partitions +
+// partition. The op semantics (who takes part, what is combined how) live
+// in ops_collective.cc; the hubs only move literals between threads.
+// Rules: docs/collectives.md.
 #pragma once
 
+#include <condition_variable>
 #include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
 #include <memory>
+#include <mutex>
+#include <tuple>
 #include <vector>
 
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "absl/types/span.h"
+#include "ir/instruction.h"
 #include "ir/literal.h"
 
 namespace hlo::cpu {
+
+// How long a device waits in a rendezvous (or for a message) before the run
+// is declared stuck.
+inline constexpr int kCollectiveTimeoutSeconds = 60;
 
 class CollectiveHub {
  public:
   CollectiveHub(int64_t replica_count, int64_t partition_count);
   ~CollectiveHub();
+  CollectiveHub(const CollectiveHub&) = delete;
+  CollectiveHub& operator=(const CollectiveHub&) = delete;
+
   int64_t replica_count() const { return replica_count_; }
   int64_t partition_count() const { return partition_count_; }
   int64_t device_count() const { return replica_count_ * partition_count_; }
 
+  // The contributions of one execution of a collective, indexed by the
+  // position of each participant in the group. Immutable once returned.
+  using Contributions = std::shared_ptr<const std::vector<Literal>>;
+
+  // Device `device` (at position `position` of `group`, the devices of its
+  // participant group in group order) executes `instr` and contributes
+  // `value`. Blocks until every member of the group has contributed to the
+  // same execution (the k-th execution of `instr` on every member meets the
+  // k-th on the others) and returns all contributions in group order.
+  // Errors: the hub was aborted, or the members did not all arrive within
+  // kCollectiveTimeoutSeconds (which also aborts the hub).
+  absl::StatusOr<Contributions> Exchange(const Instruction& instr,
+                                         absl::Span<const int64_t> group, int64_t position,
+                                         Literal value);
+
+  // Like Exchange, but `combine` runs once (on the thread of the last member
+  // to arrive, outside the lock) over all contributions in group order, and
+  // every member gets its result (or its error). Used by all-reduce so that
+  // the reduction is computed once per group instead of once per member.
+  using Combine =
+      std::function<absl::StatusOr<Literal>(const std::vector<Literal>& contributions)>;
+  absl::StatusOr<std::shared_ptr<const Literal>> ExchangeAndCombine(
+      const Instruction& instr, absl::Span<const int64_t> group, int64_t position, Literal value,
+      const Combine& combine);
+
+  // Wakes every waiter (now and later) with `status` (an error). Call it
+  // when a device fails so that its peers do not wait for it. The first
+  // status sticks.
+  void Abort(absl::Status status);
+
  private:
+  struct Rendezvous {
+    std::vector<Literal> values;
+    std::vector<bool> arrived;
+    int64_t arrived_count = 0;
+    bool complete = false;
+    std::shared_ptr<std::vector<Literal>> result;
+    // ExchangeAndCombine: the combined value (or error) once complete.
+    std::shared_ptr<const Literal> combined;
+    absl::Status combine_status;
+  };
+  // (instruction, execution number on each member, first member of the group)
+  using Key = std::tuple<const Instruction*, int64_t, int64_t>;
+
+  // Shared by Exchange and ExchangeAndCombine: returns the completed
+  // rendezvous (with `combine`, if given, already applied).
+  absl::StatusOr<std::shared_ptr<Rendezvous>> Meet(const Instruction& instr,
+                                                   absl::Span<const int64_t> group,
+                                                   int64_t position, Literal value,
+                                                   const Combine* combine);
+
   int64_t replica_count_;
   int64_t partition_count_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  absl::Status aborted_;
+  std::map<Key, std::shared_ptr<Rendezvous>> pending_;
+  // Executions so far of each instruction on each device.
+  std::map<std::pair<const Instruction*, int64_t>, int64_t> executions_;
 };
 
 class ChannelHub {
  public:
   explicit ChannelHub(std::vector<Literal> infeed);
   ~ChannelHub();
-  // Everything outfeed sent, in order.
+  ChannelHub(const ChannelHub&) = delete;
+  ChannelHub& operator=(const ChannelHub&) = delete;
+
+  // Everything outfeed sent on device 0, in order.
   std::vector<Literal> TakeOutfeed();
+  // Everything outfeed sent on `device`, in order (tests).
+  std::vector<Literal> TakeOutfeed(int64_t device);
+
+  // The next infeed literal of `device`: every device reads the same
+  // sequence (the run's infeed list) with its own cursor. Error when the
+  // list is exhausted.
+  absl::StatusOr<Literal> NextInfeed(int64_t device);
+  // Number of infeed literals given to the run.
+  int64_t infeed_size() const { return static_cast<int64_t>(infeed_.size()); }
+  void Outfeed(int64_t device, Literal value);
+
+  // send: queues `value` for `target` on `channel` (never blocks).
+  void Send(int64_t channel, int64_t target, Literal value);
+  // recv: records that `device` expects its next message on `channel` from
+  // `source` (-1: nobody sends to it; recv-done then yields zeros).
+  void PostRecv(int64_t channel, int64_t device, int64_t source);
+  // recv-done: takes the pending recv of `device` on `channel` and waits for
+  // its message (zeros of `data_shape` when no source). A message this
+  // device sends to itself must have been sent before (else error, never a
+  // hang).
+  absl::StatusOr<Literal> FinishRecv(int64_t channel, int64_t device, const Shape& data_shape,
+                                     absl::string_view name);
+
+  // Wakes every waiting recv-done with `status` (first status sticks).
+  void Abort(absl::Status status);
 
  private:
+  std::mutex mu_;
+  std::condition_variable cv_;
+  absl::Status aborted_;
   std::vector<Literal> infeed_;
-  std::vector<Literal> outfeed_;
+  std::map<int64_t, size_t> infeed_cursor_;
+  std::map<int64_t, std::vector<Literal>> outfeed_;
+  // (channel, target) -> messages in send order.
+  std::map<std::pair<int64_t, int64_t>, std::deque<Literal>> messages_;
+  // (channel, device) -> sources of the recvs posted and not yet finished.
+  std::map<std::pair<int64_t, int64_t>, std::deque<int64_t>> pending_recvs_;
 };
 
 }  // namespace hlo::cpu

@@ -265,19 +265,35 @@ absl::StatusOr<RunResult> RunModule(const Module& module, absl::Span<const Liter
   } else {
     std::vector<std::thread> threads;
     for (int64_t d = 0; d < devices; ++d)
-      threads.emplace_back([&, d] { results[d] = Evaluate(*entry, arg_ptrs, device[d]); });
+      threads.emplace_back([&, d] {
+        results[d] = Evaluate(*entry, arg_ptrs, device[d]);
+        // Peers waiting for this device in a collective or a recv must not
+        // wait forever: wake them with the error.
+        if (!results[d].ok()) {
+          collectives.Abort(results[d].status());
+          channels.Abort(results[d].status());
+        }
+      });
     for (std::thread& t : threads) t.join();
   }
-  RunResult out;
+  // Report the device that failed first, not a peer aborted because of it.
+  auto is_secondary = [&](int64_t d) {
+    return absl::StartsWith(results[d].status().message(), "aborted because");
+  };
+  int64_t failed = -1;
   for (int64_t d = 0; d < devices; ++d) {
-    if (!results[d].ok()) {
-      if (devices == 1) return results[d].status();
-      return absl::Status(results[d].status().code(),
-                          absl::StrCat("device ", d, " (replica ", d / partitions, ", partition ",
-                                       d % partitions, "): ", results[d].status().message()));
-    }
-    out.results.push_back(*std::move(results[d]));
+    if (results[d].ok()) continue;
+    if (failed < 0 || (is_secondary(failed) && !is_secondary(d))) failed = d;
   }
+  if (failed >= 0) {
+    const absl::Status& st = results[failed].status();
+    if (devices == 1) return st;
+    return absl::Status(st.code(), absl::StrCat("device ", failed, " (replica ", failed / partitions,
+                                                ", partition ", failed % partitions, "): ",
+                                                st.message()));
+  }
+  RunResult out;
+  for (int64_t d = 0; d < devices; ++d) out.results.push_back(*std::move(results[d]));
   out.peak_bytes = device[0].peak_bytes.load();
   out.notes = device[0].notes;
   out.outfeed = channels.TakeOutfeed();
