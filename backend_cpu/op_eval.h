@@ -76,6 +76,8 @@ absl::StatusOr<Literal> EvalLinalg(const Instruction&, absl::Span<const Literal*
 // rng, rng-bit-generator, rng-get-and-update-state, replica-id,
 // partition-id, custom-call.
 absl::StatusOr<Literal> EvalControl(const Instruction&, absl::Span<const Literal* const>, OpContext&);
+// bitcast-convert (ops_bitcast_convert.cc), dispatched by the control family.
+absl::StatusOr<Literal> EvalBitcastConvert(const Instruction&, absl::Span<const Literal* const>, OpContext&);
 // collectives and channels (ops_collective.cc): all-reduce, all-gather,
 // all-to-all, reduce-scatter, collective-permute, collective-broadcast,
 // their -start/-done forms, send/recv(-done), infeed, outfeed.

@@ -211,6 +211,8 @@ absl::StatusOr<Literal> EvalControl(const Instruction& instr,
       return Conform(*ops[0], instr.shape());
     case Opcode::kBitcast:
       return Bitcast(instr, ops);
+    case Opcode::kBitcastConvert:
+      return EvalBitcastConvert(instr, ops, ctx);
     case Opcode::kAsyncStart:
       return AsyncStart(instr, ops, ctx);
     case Opcode::kAsyncUpdate:
