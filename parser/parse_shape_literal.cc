@@ -410,6 +410,8 @@ absl::Status Parser::ParseScalarInto(const Shape& shape, Literal* literal, int64
     if (kind() == TokKind::kInt) {
       v = tok().int_is_big_unsigned ? static_cast<double>(static_cast<uint64_t>(tok().int_value))
                                     : static_cast<double>(tok().int_value);
+      // `-0` in a float literal is negative zero (as the printer writes it).
+      if (v == 0 && !tok().text.empty() && tok().text[0] == '-') v = -0.0;
     } else {
       v = tok().dec_value;
     }

@@ -147,6 +147,16 @@ TEST(ParseLiteralTest, RankOneValueIsNotALayout) {
   EXPECT_EQ(one->GetInt(0), 7);
 }
 
+TEST(ParseLiteralTest, MinusZeroIsNegativeZeroForFloats) {
+  auto l = ParseLiteral("f32[2] {-0, 0}");
+  ASSERT_TRUE(l.ok()) << l.status();
+  EXPECT_TRUE(std::signbit(l->GetDouble(0)));
+  EXPECT_FALSE(std::signbit(l->GetDouble(1)));
+  auto i = ParseLiteral("s32[] -0");
+  ASSERT_TRUE(i.ok()) << i.status();
+  EXPECT_EQ(i->GetInt(0), 0);
+}
+
 TEST(ParseLiteralTest, ColumnMajorLayoutStoresBySlot) {
   auto l = ParseLiteral("s32[2,2]{0,1} {{1,2},{3,4}}");
   ASSERT_TRUE(l.ok()) << l.status().message();

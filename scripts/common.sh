@@ -52,7 +52,7 @@ configure_and_build() {
   cmake -S "$ROOT" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release "$@" </dev/null
   log "build $dir${target:+ (target $target)}"
   if [[ -n "$target" ]]; then
-    ninja -C "$dir" -j"$JOBS" "$target" </dev/null
+    ninja -C "$dir" -j"$JOBS" $target </dev/null  # $target may name several targets
   else
     ninja -C "$dir" -j"$JOBS" </dev/null
   fi

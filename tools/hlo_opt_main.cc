@@ -1,16 +1,18 @@
-// hlo-opt: parse, verify and print HLO text (and, in a later issue, run
-// passes). See docs/cli.md for the full reference.
+// hlo-opt: parse, verify, optimize (passes) and print HLO text. See
+// docs/cli.md for the full reference and docs/passes.md for the passes.
 //
 // Exit status: 0 on success, 1 on any error (usage, I/O, parse, verify).
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <iostream>
 #include <memory>
 #include <string>
 #include <vector>
@@ -23,6 +25,8 @@
 #include "ir/printer.h"
 #include "ir/verifier.h"
 #include "parser/parser.h"
+#include "passes/pipeline.h"
+#include "passes/registry.h"
 #include "tools/cli_flags.h"
 #include "tools/file_io.h"
 
@@ -43,6 +47,12 @@ struct Options {
   bool no_metadata = false;
   bool list_passes = false;
   bool list_stages = false;
+  bool optimize = false;  // -O
+  bool verify_each = false;
+  bool print_after_all = false;
+  bool time_passes = false;
+  std::vector<std::string> print_after;
+  std::string disable_passes;
   std::string output = "-";
   std::string passes;
   std::string platform;
@@ -79,7 +89,8 @@ int UsageError(absl::string_view message) {
 // Parses, verifies and prints one module. On failure the diagnostics have
 // been reported to stderr and false is returned.
 bool ProcessModule(absl::string_view text, const std::string& filename, const Options& opts,
-                   const PrintOptions& print_options, std::string* out) {
+                   const PrintOptions& print_options, const Pipeline* pipeline,
+                   const PipelineOptions& pipeline_options, std::string* out) {
   ParseOptions parse_options;
   parse_options.filename = filename;
   parse_options.reject_unspecified_api_version = opts.strict;
@@ -88,10 +99,24 @@ bool ProcessModule(absl::string_view text, const std::string& filename, const Op
     PrintDiagnostics(module.status().message());
     return false;
   }
-  if (!opts.no_verify) {
+  // Passes assume a verified module, so it is verified before they run
+  // even with --no-verify.
+  if (!opts.no_verify || pipeline != nullptr) {
     absl::Status st = VerifyModule(**module);
     if (!st.ok()) {
       PrintDiagnostics(st.message());
+      return false;
+    }
+  }
+  if (pipeline != nullptr) {
+    PipelineReport report;
+    absl::StatusOr<bool> ran = pipeline->Run(**module, pipeline_options, &report);
+    if (opts.time_passes) {
+      std::string table = FormatPassTimes(report);
+      fwrite(table.data(), 1, table.size(), stderr);
+    }
+    if (!ran.ok()) {
+      Error(ran.status().message());
       return false;
     }
   }
@@ -102,7 +127,8 @@ bool ProcessModule(absl::string_view text, const std::string& filename, const Op
 
 std::string UsageDescription() {
   return "Reads one HLO module in XLA's text format (a file, or '-' for stdin), checks it\n"
-         "with the verifier and prints it back in canonical long form. Compatible with\n"
+         "with the verifier, runs the requested passes (--passes, -O) and prints it back\n"
+         "in canonical long form. Compatible with\n"
          "the flags of XLA's light-weight hlo-opt where they mean the same thing.\n"
          "Exit status: 0 on success, 1 on any error (usage, I/O, parse or verify\n"
          "error); diagnostics go to stderr as 'file:line:col: error: message'.";
@@ -114,6 +140,8 @@ std::string UsageEpilogue() {
          "  hlo-opt --no-verify -o out.hlo in.hlo  parse only, write out.hlo atomically\n"
          "  cat m.hlo | hlo-opt --short -          read stdin, print the short form\n"
          "  hlo-opt --split-input-file cases.hlo   one module per '// -----' chunk\n"
+         "  hlo-opt -O model.hlo                   run the default pipeline\n"
+         "  hlo-opt --passes=cse,dce --verify-each m.hlo\n"
          "\n"
          "See docs/cli.md for details.\n";
 }
@@ -142,9 +170,22 @@ int Run(int argc, char** argv) {
                 "print constants with more than 10 elements as {...}");
   flags.AddBool("no-metadata", &opts.no_metadata, "do not print metadata={...}");
   flags.AddString("passes", &opts.passes, "P1,P2,...",
-                  "run these passes in order before printing\n"
-                  "(no passes are registered in this build)");
-  flags.AddBool("list-passes", &opts.list_passes, "list the registered passes and exit");
+                  "run these passes in order before printing (after -O's\n"
+                  "pipeline if both are given); see --list-passes");
+  flags.AddBool("list-passes", &opts.list_passes,
+                "list the registered passes (name and description) and exit");
+  flags.AddBool("O", &opts.optimize, "run the default optimization pipeline (docs/passes.md)");
+  flags.AddBool("verify-each", &opts.verify_each,
+                "run the verifier after every pass; an error names the pass");
+  flags.AddRepeated("print-after", &opts.print_after, "P1,P2,...",
+                    "print the module to stderr after each run of these passes\n"
+                    "(repeatable or a comma list)");
+  flags.AddBool("print-after-all", &opts.print_after_all,
+                "print the module to stderr after every pass");
+  flags.AddString("disable-passes", &opts.disable_passes, "P1,P2,...",
+                  "never run these passes (also inside -O's pipeline)");
+  flags.AddBool("time-passes", &opts.time_passes,
+                "print a table of pass, time and changed flag to stderr");
   flags.AddString("platform", &opts.platform, "NAME",
                   "accepted for XLA compatibility and ignored (no backends)");
   flags.AddString("stage", &opts.stage, "STAGE", "output stage; only 'hlo' (the default)");
@@ -161,9 +202,13 @@ int Run(int argc, char** argv) {
     return 0;
   }
   if (opts.list_passes) {
-    // XLA prints the registered names sorted and comma-separated on one
-    // line; passes arrive in a later issue.
-    fputs("no passes registered\n", stdout);
+    std::string listing;
+    size_t width = 0;
+    for (const PassInfo* p : AllPasses()) width = std::max(width, p->name.size());
+    for (const PassInfo* p : AllPasses())
+      absl::StrAppend(&listing, p->name, std::string(width + 2 - p->name.size(), ' '), p->description,
+                      "\n");
+    fwrite(listing.data(), 1, listing.size(), stdout);
     return 0;
   }
   if (opts.list_stages) {
@@ -178,10 +223,36 @@ int Run(int argc, char** argv) {
     return UsageError(absl::StrCat("unsupported --format='", opts.format,
                                    "': only 'hlo' (text) input is supported"));
   }
-  for (const std::string& pass : cli::SplitList(opts.passes)) {
-    Error(absl::StrCat("unknown pass '", pass, "' (no passes are registered; see --list-passes)"));
-    return 1;
+  // The pipeline: -O's default pipeline, then --passes in order.
+  PipelineOptions pipeline_options;
+  pipeline_options.verify_each = opts.verify_each;
+  pipeline_options.print_after_all = opts.print_after_all;
+  pipeline_options.time_passes = opts.time_passes;
+  pipeline_options.print_stream = &std::cerr;
+  auto check_names = [](const std::vector<std::string>& names, absl::string_view flag) {
+    for (const std::string& n : names) {
+      if (FindPass(n) == nullptr) {
+        Error(absl::StrCat("unknown pass '", n, "' in ", flag, " (see --list-passes)"));
+        return false;
+      }
+    }
+    return true;
+  };
+  const std::vector<std::string> pass_list = cli::SplitList(opts.passes);
+  if (!check_names(pass_list, "--passes")) return 1;
+  for (const std::string& v : opts.print_after) {
+    std::vector<std::string> names = cli::SplitList(v);
+    if (!check_names(names, "--print-after")) return 1;
+    pipeline_options.print_after.insert(names.begin(), names.end());
   }
+  {
+    std::vector<std::string> names = cli::SplitList(opts.disable_passes);
+    if (!check_names(names, "--disable-passes")) return 1;
+    pipeline_options.disabled.insert(names.begin(), names.end());
+  }
+  Pipeline pipeline = opts.optimize ? DefaultPipeline() : Pipeline("passes");
+  for (const std::string& n : pass_list) pipeline.AddPass(n);
+  const bool run_pipeline = opts.optimize || !pass_list.empty();
   if (flags.positional().size() != 1) {
     return UsageError(flags.positional().empty()
                           ? "Must specify a single input file (none given; use '-' for stdin)"
@@ -208,6 +279,7 @@ int Run(int argc, char** argv) {
   if (opts.print_operand_shapes) print_options.print_operand_shapes = true;
   if (opts.no_large_constants) print_options.print_large_constants = false;
   if (opts.no_metadata) print_options.print_metadata = false;
+  pipeline_options.print_options = print_options;  // dumps look like the output
 
   std::vector<InputChunk> chunks;
   if (opts.split_input_file) {
@@ -220,7 +292,8 @@ int Run(int argc, char** argv) {
   int failures = 0;
   for (size_t i = 0; i < chunks.size(); ++i) {
     std::string printed;
-    if (!ProcessModule(chunks[i].text, filename, opts, print_options, &printed)) {
+    if (!ProcessModule(chunks[i].text, filename, opts, print_options,
+                       run_pipeline ? &pipeline : nullptr, pipeline_options, &printed)) {
       ++failures;
       continue;
     }

@@ -25,7 +25,9 @@
 #include "ir/verifier.h"
 #include "parser/parser.h"
 #include "tools/cli_flags.h"
+#include "passes/pipeline.h"
 #include "tools/file_io.h"
+#include "tools/literal_compare.h"
 #include "tools/npy.h"
 #include "tools/run_inputs.h"
 
@@ -57,6 +59,8 @@ struct Options {
   bool no_opt = false;
   bool strict = false;
   std::string run_test_hlo_passes = "true";
+  std::string abs_error_bound = "1e-3";
+  std::string rel_error_bound = "1e-3";
 };
 
 void Message(absl::string_view kind, absl::string_view message) {
@@ -154,6 +158,24 @@ absl::Status WriteOutputDir(const std::string& dir, const Literal& result) {
   return absl::OkStatus();
 }
 
+// Parses and verifies a module.
+absl::StatusOr<std::unique_ptr<Module>> LoadModule(const std::string& text,
+                                                   const ParseOptions& options) {
+  absl::StatusOr<std::unique_ptr<Module>> module = ParseModule(text, options);
+  if (!module.ok()) return module.status();
+  absl::Status verified = VerifyModule(**module);
+  if (!verified.ok()) return verified;
+  return module;
+}
+
+// Parse and verify errors already carry `file:line:col: error:`.
+int ReportDiagnostics(const absl::Status& status) {
+  std::string msg(status.message());
+  if (msg.empty() || msg.back() != '\n') msg.push_back('\n');
+  fwrite(msg.data(), 1, msg.size(), stderr);
+  return kExitError;
+}
+
 int Run(int argc, char** argv) {
   Options opts;
   cli::FlagParser flags(kProgram, "hlo-run [flags] FILE|-", UsageDescription());
@@ -188,12 +210,19 @@ int Run(int argc, char** argv) {
                 "list the custom-call targets this backend runs and exit");
   flags.AddBool("strict", &opts.strict,
                 "reject legacy text forms current XLA rejects (see hlo-opt --strict)");
-  flags.AddBool("no-opt", &opts.no_opt, "do not run the optimization pipeline");
+  flags.AddBool("no-opt", &opts.no_opt,
+                "run the module as written (default: the -O pipeline of hlo-opt first)");
   flags.AddString("run-test-hlo-passes", &opts.run_test_hlo_passes, "BOOL",
                   "run_hlo_module's spelling; false = --no-opt");
   flags.AddString("platform", &opts.platform, "NAME", "cpu (also 'Host'); the only platform");
   flags.AddString("reference-platform", &opts.reference_platform, "NAME",
-                  "reference run to compare against (not available in this build)");
+                  "'interpreter' (or 'default'): also run the module unoptimized\n"
+                  "and compare; exit 1 on a mismatch");
+  flags.AddString("abs-error-bound", &opts.abs_error_bound, "X",
+                  "absolute tolerance of --reference-platform (default 1e-3)");
+  flags.AddString("rel-error-bound", &opts.rel_error_bound, "X",
+                  "relative tolerance (default 1e-3); an element mismatches\n"
+                  "only when both bounds are exceeded");
   flags.SetEpilogue(UsageEpilogue());
 
   absl::Status parsed = flags.Parse(argc, argv);
@@ -211,8 +240,23 @@ int Run(int argc, char** argv) {
   if (opts.platform != "cpu" && opts.platform != "Host" && opts.platform != "host")
     return UsageError(absl::StrCat("unsupported --platform='", opts.platform,
                                    "': only 'cpu' (or 'Host') exists"));
-  if (!opts.reference_platform.empty())
-    return UsageError("--reference_platform is not available in this build yet");
+  const bool compare = !opts.reference_platform.empty();
+  if (compare && opts.reference_platform != "interpreter" && opts.reference_platform != "Interpreter" &&
+      opts.reference_platform != "default")
+    return UsageError(absl::StrCat("unsupported --reference_platform='", opts.reference_platform,
+                                   "': only 'interpreter' (the unoptimized module)"));
+  double abs_bound = 0, rel_bound = 0;
+  if (!absl::SimpleAtod(opts.abs_error_bound, &abs_bound) || !(abs_bound >= 0))
+    return UsageError(absl::StrCat("--abs_error_bound needs a number >= 0, got '",
+                                   opts.abs_error_bound, "'"));
+  if (!absl::SimpleAtod(opts.rel_error_bound, &rel_bound) || !(rel_bound >= 0))
+    return UsageError(absl::StrCat("--rel_error_bound needs a number >= 0, got '",
+                                   opts.rel_error_bound, "'"));
+  if (opts.run_test_hlo_passes == "false" || opts.run_test_hlo_passes == "0") {
+    opts.no_opt = true;
+  } else if (opts.run_test_hlo_passes != "true" && opts.run_test_hlo_passes != "1") {
+    return UsageError("--run_test_hlo_passes takes true or false");
+  }
 
   std::vector<std::string> files = flags.positional();
   if (!opts.input_module.empty()) files.push_back(opts.input_module);
@@ -258,19 +302,20 @@ int Run(int argc, char** argv) {
   ParseOptions parse_options;
   parse_options.filename = input == "-" ? "<stdin>" : input;
   parse_options.reject_unspecified_api_version = opts.strict;
-  absl::StatusOr<std::unique_ptr<Module>> module = ParseModule(*text, parse_options);
-  if (!module.ok()) {
-    std::string msg(module.status().message());
-    if (msg.empty() || msg.back() != '\n') msg.push_back('\n');
-    fwrite(msg.data(), 1, msg.size(), stderr);
-    return kExitError;
+  absl::StatusOr<std::unique_ptr<Module>> module = LoadModule(*text, parse_options);
+  if (!module.ok()) return ReportDiagnostics(module.status());
+  // The reference is the module as written; the test module is optimized.
+  std::unique_ptr<Module> reference;
+  if (compare) {
+    absl::StatusOr<std::unique_ptr<Module>> ref = LoadModule(*text, parse_options);
+    if (!ref.ok()) return ReportDiagnostics(ref.status());
+    reference = *std::move(ref);
   }
-  absl::Status verified = VerifyModule(**module);
-  if (!verified.ok()) {
-    std::string msg(verified.message());
-    if (msg.empty() || msg.back() != '\n') msg.push_back('\n');
-    fwrite(msg.data(), 1, msg.size(), stderr);
-    return kExitError;
+  if (!opts.no_opt) {
+    absl::StatusOr<bool> optimized = DefaultPipeline().Run(**module);
+    if (!optimized.ok())
+      return Fail(absl::StrCat("the optimization pipeline failed: ", optimized.status().message(),
+                               " (run with --no-opt to skip it)"));
   }
   const Computation* entry = (*module)->entry();
   if (entry == nullptr) return Fail("the module has no entry computation");
@@ -316,6 +361,22 @@ int Run(int argc, char** argv) {
     if (!result.ok()) return Fail(result.status().message());
   }
   for (const std::string& note : result->notes) Message("note", note);
+  if (compare) {
+    absl::StatusOr<cpu::RunResult> expected = cpu::RunModule(*reference, args, run_options);
+    if (!expected.ok())
+      return Fail(absl::StrCat("the reference (unoptimized) run failed: ",
+                               expected.status().message()));
+    CompareReport report =
+        CompareLiterals(expected->results[0], result->results[0], abs_bound, rel_bound);
+    if (!report.ok) {
+      std::string msg = absl::StrCat("hlo-run: error: results of the optimized and the reference ",
+                                     "(unoptimized) run differ:\n", report.message);
+      fwrite(msg.data(), 1, msg.size(), stderr);
+      return kExitError;
+    }
+    Message("note", absl::StrCat("results of the optimized and the reference run are close enough (",
+                                 report.elements, " elements compared)"));
+  }
   if (*iterations > 1) {
     std::vector<double> sorted = seconds;
     std::sort(sorted.begin(), sorted.end());

@@ -1,0 +1,265 @@
+// Performance of the CPU backend against the bare libraries it wraps, in
+// one binary so that every ratio comes from one run on one machine state.
+//
+// Each case is named "<case>/<who>":
+//   who = ours           RunModule() of a parsed+verified one-op module
+//                        (what hlo-run does minus parsing and printing):
+//                        arguments are built once outside the timed loop;
+//                        the result literal is allocated inside the op,
+//                        as a user pays it.
+//         bare_sgemm_tN  cblas_sgemm (OpenBLAS) on preallocated buffers, N
+//                        OpenBLAS threads. N = 2 is OpenBLAS's default on
+//                        this 2-core machine and is the peer of "ours".
+//         bare_fftw      fftwf_execute of a plan made with the flags our
+//                        backend uses (fftwf_plan_many_dft, rank 1,
+//                        howmany 1, out of place, FFTW_ESTIMATE) on
+//                        preallocated fftwf_malloc buffers.
+//         bare_fftw_measure  the same with FFTW_MEASURE (informative: what
+//                        better planning would give).
+// OpenBLAS threads: our backend calls openblas_set_num_threads(1) once,
+// process-wide, on its first dot and parallelises over tiles of C itself.
+// The bare sgemm cases therefore set the OpenBLAS thread count they want
+// before their loop and restore the previous count after it.
+// All cases use real (wall) time: the work runs on several threads.
+// The thread pool runs at its default width (hardware threads, or
+// HLO_CPU_THREADS).
+//
+// Run: build-bench/bench/backend_bench   (see bench/README.md)
+#include <cblas.h>
+#include <fftw3.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "backend_cpu/executor.h"
+#include "backend_cpu/thread_pool.h"
+#include "benchmark/benchmark.h"
+#include "ir/literal.h"
+#include "ir/module.h"
+#include "ir/verifier.h"
+#include "parser/parser.h"
+
+namespace hlo {
+namespace {
+
+// Deterministic uniform floats in [lo, hi) (xorshift64*).
+void FillUniform(float* p, int64_t n, float lo, float hi, uint64_t seed) {
+  uint64_t s = seed * 0x9E3779B97F4A7C15ull + 1;
+  for (int64_t i = 0; i < n; ++i) {
+    s ^= s >> 12;
+    s ^= s << 25;
+    s ^= s >> 27;
+    const uint64_t r = s * 0x2545F4914F6CDD1Dull;
+    p[i] = lo + (hi - lo) * static_cast<float>(r >> 40) * (1.0f / 16777216.0f);
+  }
+}
+
+// A parsed module with its arguments, built once per process.
+struct Case {
+  std::unique_ptr<Module> module;
+  std::vector<Literal> args;
+};
+
+Case* GetCase(const std::string& name, const std::string& text, float lo, float hi) {
+  static std::map<std::string, std::unique_ptr<Case>> cache;
+  auto it = cache.find(name);
+  if (it != cache.end()) return it->second.get();
+  auto c = std::make_unique<Case>();
+  absl::StatusOr<std::unique_ptr<Module>> m = ParseModule(text);
+  if (!m.ok()) {
+    std::fprintf(stderr, "%s: %s\n", name.c_str(), std::string(m.status().message()).c_str());
+    std::exit(1);
+  }
+  absl::Status v = VerifyModule(**m);
+  if (!v.ok()) {
+    std::fprintf(stderr, "%s: %s\n", name.c_str(), std::string(v.message()).c_str());
+    std::exit(1);
+  }
+  c->module = *std::move(m);
+  const Computation* entry = c->module->entry();
+  for (int64_t i = 0; i < entry->num_parameters(); ++i) {
+    Literal lit(entry->parameter(i)->shape());
+    // f32 and c64 alike: the buffer is a run of floats.
+    FillUniform(reinterpret_cast<float*>(lit.data()),
+                static_cast<int64_t>(lit.size_bytes() / sizeof(float)), lo, hi, 17 + i);
+    c->args.push_back(std::move(lit));
+  }
+  Case* out = c.get();
+  cache[name] = std::move(c);
+  return out;
+}
+
+void RunOurs(benchmark::State& state, Case* c) {
+  for (auto _ : state) {
+    absl::StatusOr<cpu::RunResult> r = cpu::RunModule(*c->module, c->args);
+    if (!r.ok()) {
+      state.SkipWithError(std::string(r.status().message()).c_str());
+      return;
+    }
+    benchmark::DoNotOptimize(r->results[0].data());
+    benchmark::ClobberMemory();
+  }
+}
+
+// ---------------------------------------------------------------- dot
+
+std::string DotText(int n) {
+  const std::string s = absl::StrCat("f32[", n, ",", n, "]{1,0}");
+  return absl::StrCat("HloModule dot\nENTRY %main (a: ", s, ", b: ", s, ") -> ", s, " {\n  %a = ", s,
+                      " parameter(0)\n  %b = ", s, " parameter(1)\n  ROOT %d = ", s,
+                      " dot(%a, %b), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n}\n");
+}
+
+void SetGflops(benchmark::State& state, double flops) {
+  state.counters["GFLOP/s"] = benchmark::Counter(flops * 1e-9, benchmark::Counter::kIsIterationInvariantRate);
+}
+
+void BM_DotOurs(benchmark::State& state, int n) {
+  RunOurs(state, GetCase(absl::StrCat("dot", n), DotText(n), -1, 1));
+  SetGflops(state, 2.0 * n * n * n);
+}
+
+void BM_DotBare(benchmark::State& state, int n, int threads) {
+  std::vector<float> a(static_cast<size_t>(n) * n), b(a.size()), c(a.size());
+  FillUniform(a.data(), n * n, -1, 1, 17);
+  FillUniform(b.data(), n * n, -1, 1, 18);
+  const int prev = openblas_get_num_threads();
+  openblas_set_num_threads(threads);
+  for (auto _ : state) {
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0f, a.data(), n, b.data(), n,
+                0.0f, c.data(), n);
+    benchmark::DoNotOptimize(c.data());
+    benchmark::ClobberMemory();
+  }
+  openblas_set_num_threads(prev);
+  SetGflops(state, 2.0 * n * n * n);
+}
+
+// ---------------------------------------------------------------- fft
+
+constexpr int kFftN = 1 << 20;
+
+void BM_FftOurs(benchmark::State& state) {
+  const std::string s = absl::StrCat("c64[", kFftN, "]{0}");
+  const std::string text = absl::StrCat("HloModule fft\nENTRY %main (x: ", s, ") -> ", s,
+                                        " {\n  %x = ", s, " parameter(0)\n  ROOT %f = ", s,
+                                        " fft(%x), fft_type=FFT, fft_length={", kFftN, "}\n}\n");
+  RunOurs(state, GetCase("fft", text, -1, 1));
+  state.SetItemsProcessed(state.iterations() * kFftN);
+}
+
+void BM_FftBare(benchmark::State& state, unsigned flags) {
+  fftwf_complex* in = fftwf_alloc_complex(kFftN);
+  fftwf_complex* out = fftwf_alloc_complex(kFftN);
+  int n[1] = {kFftN};
+  // FFTW_MEASURE overwrites the arrays while planning: fill after.
+  fftwf_plan plan = fftwf_plan_many_dft(1, n, 1, in, nullptr, 1, 0, out, nullptr, 1, 0,
+                                        FFTW_FORWARD, flags);
+  FillUniform(reinterpret_cast<float*>(in), 2 * kFftN, -1, 1, 17);
+  for (auto _ : state) {
+    fftwf_execute(plan);
+    benchmark::DoNotOptimize(out);
+    benchmark::ClobberMemory();
+  }
+  fftwf_destroy_plan(plan);
+  fftwf_free(in);
+  fftwf_free(out);
+  state.SetItemsProcessed(state.iterations() * kFftN);
+}
+
+// ---------------------------------------------------------------- elementwise, reduce
+
+constexpr int64_t kEwN = int64_t{1} << 24;      // 16M
+constexpr int64_t kReduceN = int64_t{1} << 26;  // 64M
+
+void BM_Unary(benchmark::State& state, const std::string& op) {
+  const std::string s = absl::StrCat("f32[", kEwN, "]{0}");
+  const std::string text = absl::StrCat("HloModule u\nENTRY %main (x: ", s, ") -> ", s, " {\n  %x = ", s,
+                                        " parameter(0)\n  ROOT %y = ", s, " ", op, "(%x)\n}\n");
+  RunOurs(state, GetCase(op, text, -4, 4));
+  state.SetItemsProcessed(state.iterations() * kEwN);
+}
+
+void BM_Add(benchmark::State& state) {
+  const std::string s = absl::StrCat("f32[", kEwN, "]{0}");
+  const std::string text =
+      absl::StrCat("HloModule a\nENTRY %main (x: ", s, ", y: ", s, ") -> ", s, " {\n  %x = ", s,
+                   " parameter(0)\n  %y = ", s, " parameter(1)\n  ROOT %z = ", s, " add(%x, %y)\n}\n");
+  RunOurs(state, GetCase("add", text, -1, 1));
+  state.SetItemsProcessed(state.iterations() * kEwN);
+}
+
+void BM_ReduceSum(benchmark::State& state) {
+  const std::string s = absl::StrCat("f32[", kReduceN, "]{0}");
+  const std::string text = absl::StrCat(
+      "HloModule r\n%add (a: f32[], b: f32[]) -> f32[] {\n  %a = f32[] parameter(0)\n"
+      "  %b = f32[] parameter(1)\n  ROOT %s = f32[] add(%a, %b)\n}\n"
+      "ENTRY %main (x: ", s, ") -> f32[] {\n  %x = ", s,
+      " parameter(0)\n  %z = f32[] constant(0)\n"
+      "  ROOT %r = f32[] reduce(%x, %z), dimensions={0}, to_apply=%add\n}\n");
+  RunOurs(state, GetCase("reduce_sum", text, -1, 1));
+  state.SetItemsProcessed(state.iterations() * kReduceN);
+}
+
+// ---------------------------------------------------------------- conv
+
+// N8 C64 56x56 K64 3x3 pad 1 stride 1.
+constexpr double kConvFlops = 2.0 * 8 * 56 * 56 * 64 * 64 * 9;
+
+void BM_Conv(benchmark::State& state, bool nhwc) {
+  const std::string x = nhwc ? "f32[8,56,56,64]{3,2,1,0}" : "f32[8,64,56,56]{3,2,1,0}";
+  const std::string w = nhwc ? "f32[3,3,64,64]{3,2,1,0}" : "f32[64,64,3,3]{3,2,1,0}";
+  const std::string labels = nhwc ? "b01f_01io->b01f" : "bf01_oi01->bf01";
+  const std::string text = absl::StrCat(
+      "HloModule c\nENTRY %main (x: ", x, ", w: ", w, ") -> ", x, " {\n  %x = ", x,
+      " parameter(0)\n  %w = ", w, " parameter(1)\n  ROOT %c = ", x,
+      " convolution(%x, %w), window={size=3x3 pad=1_1x1_1}, dim_labels=", labels, "\n}\n");
+  RunOurs(state, GetCase(nhwc ? "conv_nhwc" : "conv_nchw", text, -1, 1));
+  SetGflops(state, kConvFlops);
+}
+
+void Register() {
+  auto reg = [](const std::string& name, auto fn) {
+    return benchmark::RegisterBenchmark(name.c_str(), fn)->UseRealTime()->Unit(benchmark::kMillisecond);
+  };
+  for (int n : {1024, 2048}) {
+    const std::string c = absl::StrCat("dot_f32_", n);
+    // The bare peer runs first (OpenBLAS untouched by our backend yet).
+    reg(c + "/bare_sgemm_t2", [n](benchmark::State& s) { BM_DotBare(s, n, 2); });
+    reg(c + "/ours", [n](benchmark::State& s) { BM_DotOurs(s, n); });
+    reg(c + "/bare_sgemm_t1", [n](benchmark::State& s) { BM_DotBare(s, n, 1); });
+  }
+  reg("fft_c64_2^20/ours", [](benchmark::State& s) { BM_FftOurs(s); });
+  reg("fft_c64_2^20/bare_fftw", [](benchmark::State& s) { BM_FftBare(s, FFTW_ESTIMATE); });
+  reg("fft_c64_2^20/bare_fftw_measure", [](benchmark::State& s) { BM_FftBare(s, FFTW_MEASURE); });
+  reg("tanh_f32_16M/ours", [](benchmark::State& s) { BM_Unary(s, "tanh"); });
+  reg("add_f32_16M/ours", [](benchmark::State& s) { BM_Add(s); });
+  reg("reduce_sum_f32_64M/ours", [](benchmark::State& s) { BM_ReduceSum(s); });
+  reg("conv_nhwc/ours", [](benchmark::State& s) { BM_Conv(s, true); });
+  reg("conv_nchw/ours", [](benchmark::State& s) { BM_Conv(s, false); });
+}
+
+}  // namespace
+}  // namespace hlo
+
+int main(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::AddCustomContext("hlo_cpu_threads", std::to_string(hlo::cpu::ThreadPoolWidth()));
+  benchmark::AddCustomContext("openblas_config", openblas_get_config());
+  benchmark::AddCustomContext("openblas_corename", openblas_get_corename());
+  benchmark::AddCustomContext("openblas_default_threads", std::to_string(openblas_get_num_threads()));
+  const char* ct = std::getenv("OPENBLAS_CORETYPE");
+  benchmark::AddCustomContext("OPENBLAS_CORETYPE", ct ? ct : "(unset)");
+  hlo::Register();
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
