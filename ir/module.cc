@@ -31,6 +31,22 @@ absl::Status Module::RemoveComputation(Computation* comp) {
   return absl::OkStatus();
 }
 
+absl::Status Module::RemoveComputations(const absl::flat_hash_set<const Computation*>& comps) {
+  if (comps.contains(entry_)) return absl::FailedPreconditionError("cannot remove the entry computation");
+  for (const auto& c : computations_) {
+    if (comps.contains(c.get())) continue;
+    for (Instruction* inst : c->instructions())
+      for (Computation* called : inst->called_computations())
+        if (comps.contains(called))
+          return absl::FailedPreconditionError(absl::StrCat(
+              "computation ", called->name(), " is still called by ", inst->name()));
+  }
+  computations_.erase(std::remove_if(computations_.begin(), computations_.end(),
+                                     [&](const auto& p) { return comps.contains(p.get()); }),
+                      computations_.end());
+  return absl::OkStatus();
+}
+
 std::vector<Computation*> Module::computations() const {
   std::vector<Computation*> out;
   for (const auto& c : computations_) out.push_back(c.get());

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
 #include "ir/attribute.h"
 #include "ir/computation.h"
@@ -77,6 +78,10 @@ class Module {
   Computation* AddComputation(std::unique_ptr<Computation> comp);
   // Removes a computation no instruction calls any more.
   absl::Status RemoveComputation(Computation* comp);
+  // Removes every computation of `comps` at once (one scan of the module,
+  // so removing many is linear): fails, removing nothing, if the entry is
+  // among them or a computation outside the set still calls one of them.
+  absl::Status RemoveComputations(const absl::flat_hash_set<const Computation*>& comps);
   std::vector<Computation*> computations() const;
   Computation* FindComputation(absl::string_view name) const;
   Computation* entry() const { return entry_; }

@@ -77,7 +77,9 @@ class ComputationDeduplicator : public Pass {
       }
     }
     if (changed) {
-      for (auto& [dup, keep] : replace) (void)module.RemoveComputation(dup);
+      absl::flat_hash_set<const Computation*> dups;
+      for (auto& [dup, keep] : replace) dups.insert(dup);
+      (void)module.RemoveComputations(dups);
     }
     return changed;
   }

@@ -174,16 +174,12 @@ bool RemoveUnreachableComputations(Module& module) {
       for (const Computation* callee : inst->called_computations())
         if (reachable.insert(callee).second) work.push_back(callee);
   }
-  bool changed = false;
-  // Remove callers before callees (reverse post order) so that every
-  // removal sees no remaining caller.
-  std::vector<Computation*> order = module.MakeComputationPostOrder();
-  std::reverse(order.begin(), order.end());
-  for (Computation* c : order) {
-    if (reachable.contains(c)) continue;
-    if (module.RemoveComputation(c).ok()) changed = true;
-  }
-  return changed;
+  // Everything unreachable goes at once (one scan, linear in the module).
+  absl::flat_hash_set<const Computation*> dead;
+  for (Computation* c : module.computations())
+    if (!reachable.contains(c)) dead.insert(c);
+  if (dead.empty()) return false;
+  return module.RemoveComputations(dead).ok();
 }
 
 absl::flat_hash_map<const Computation*, std::vector<Instruction*>> CallersOf(const Module& module) {
