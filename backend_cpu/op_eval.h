@@ -99,6 +99,8 @@ const Literal& RowMajor(const Literal& lit, Literal* storage);
 // A zero-filled literal of `shape` but with a row-major layout (compute into
 // it, then ToLayout(result, shape.layout())).
 Literal RowMajorLiteral(const Shape& shape);
+// The same with unspecified contents, for kernels that write every element.
+Literal RowMajorUninitialized(const Shape& shape);
 // Row-major strides (in elements) of `dims`.
 std::vector<int64_t> RowMajorStrides(absl::Span<const int64_t> dims);
 // "op-name: message" error helpers naming the instruction.

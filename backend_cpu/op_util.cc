@@ -39,6 +39,12 @@ Literal RowMajorLiteral(const Shape& shape) {
   return Literal(s);
 }
 
+Literal RowMajorUninitialized(const Shape& shape) {
+  Shape s = shape;
+  if (s.IsArray()) s.set_layout(RowMajorLayout(s.rank()));
+  return Literal::Uninitialized(s);
+}
+
 std::vector<int64_t> RowMajorStrides(absl::Span<const int64_t> dims) {
   std::vector<int64_t> strides(dims.size(), 1);
   for (int64_t i = static_cast<int64_t>(dims.size()) - 2; i >= 0; --i)

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdlib>
 #include <new>
+#include <utility>
 
 namespace hlo {
 
@@ -22,6 +23,13 @@ struct BufferAllocator {
   BufferAllocator(const BufferAllocator<U>&) {}
   T* allocate(size_t n) { return static_cast<T*>(AllocateBuffer(n * sizeof(T))); }
   void deallocate(T* p, size_t n) { FreeBuffer(p, n * sizeof(T)); }
+  // Value-less construction default-initialises (leaves trivial types
+  // unset), so resize() of a buffer that an op overwrites completely costs
+  // no serial zero-fill pass; explicit values (assign(n, 0)) still apply.
+  template <typename U>
+  void construct(U* p) noexcept { ::new (static_cast<void*>(p)) U; }
+  template <typename U, typename... Args>
+  void construct(U* p, Args&&... args) { ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...); }
   template <typename U>
   bool operator==(const BufferAllocator<U>&) const { return true; }
   template <typename U>

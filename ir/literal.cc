@@ -75,6 +75,15 @@ Literal::Literal(const Shape& shape) : shape_(shape) {
   data_.assign(static_cast<size_t>(PhysicalElementCount(shape_)) * element_bytes(), 0);
 }
 
+Literal Literal::Uninitialized(const Shape& shape) {
+  if (!shape.IsArray()) return Literal(shape);
+  Literal out;
+  out.shape_ = shape;
+  out.shape_.FillDefaultLayoutIfMissing();
+  out.data_.resize(static_cast<size_t>(PhysicalElementCount(out.shape_)) * out.element_bytes());
+  return out;
+}
+
 Literal Literal::MakeTuple(std::vector<Literal> elements) {
   std::vector<Shape> shapes;
   shapes.reserve(elements.size());

@@ -23,6 +23,10 @@ class Literal {
   // Zero-filled storage for an array shape (a default layout is filled in if
   // missing); tuples get one zero literal per element.
   explicit Literal(const Shape& shape);
+  // Storage whose contents are unspecified, for a result that the caller
+  // overwrites completely (kernels): skips the zero-fill pass, and leaves
+  // the first touch of fresh pages to the (parallel) writer.
+  static Literal Uninitialized(const Shape& shape);
 
   const Shape& shape() const { return shape_; }
   bool IsTuple() const { return shape_.IsTuple(); }
