@@ -14,46 +14,52 @@ namespace {
 
 // ---------------------------------------------------------------- ops
 
-#define HLO_EW_FLOAT_UNARY_OP(Name, expr) \
-  struct Name {                           \
-    template <class C>                    \
-    static C Apply(C x) {                 \
-      return expr;                        \
-    }                                     \
+// kVec: the op is branch-free and call-free for f32/f64 (inline code the
+// compiler vectorises), so its f32/f64 loops are the runtime-dispatched
+// *LoopV clones (ew_types.h). Ops that call libm per element stay on the
+// plain loops (a wider ISA would not help them).
+#define HLO_EW_FLOAT_UNARY_OP(Name, vec, expr) \
+  struct Name {                                \
+    static constexpr bool kVec = vec;          \
+    template <class C>                         \
+    static C Apply(C x) {                      \
+      return expr;                             \
+    }                                          \
   };
 
-HLO_EW_FLOAT_UNARY_OP(OpAbs, std::fabs(x))
-HLO_EW_FLOAT_UNARY_OP(OpAcos, std::acos(x))
-HLO_EW_FLOAT_UNARY_OP(OpAcosh, std::acosh(x))
-HLO_EW_FLOAT_UNARY_OP(OpAsin, std::asin(x))
-HLO_EW_FLOAT_UNARY_OP(OpAsinh, std::asinh(x))
-HLO_EW_FLOAT_UNARY_OP(OpAtanh, std::atanh(x))
-HLO_EW_FLOAT_UNARY_OP(OpCbrt, std::cbrt(x))
-HLO_EW_FLOAT_UNARY_OP(OpCeil, std::ceil(x))
-HLO_EW_FLOAT_UNARY_OP(OpCos, std::cos(x))
-HLO_EW_FLOAT_UNARY_OP(OpCosh, std::cosh(x))
-HLO_EW_FLOAT_UNARY_OP(OpErf, std::erf(x))
-HLO_EW_FLOAT_UNARY_OP(OpExp, math::Exp(x))
-HLO_EW_FLOAT_UNARY_OP(OpExpm1, std::expm1(x))
-HLO_EW_FLOAT_UNARY_OP(OpFloor, std::floor(x))
-HLO_EW_FLOAT_UNARY_OP(OpLog, std::log(x))
-HLO_EW_FLOAT_UNARY_OP(OpLog1p, std::log1p(x))
-HLO_EW_FLOAT_UNARY_OP(OpLogistic, math::Logistic(x))
-HLO_EW_FLOAT_UNARY_OP(OpNegate, -x)
-HLO_EW_FLOAT_UNARY_OP(OpRoundAfz, std::round(x))
-HLO_EW_FLOAT_UNARY_OP(OpRoundEven, std::nearbyint(x))
-HLO_EW_FLOAT_UNARY_OP(OpRsqrt, C(1) / std::sqrt(x))
-HLO_EW_FLOAT_UNARY_OP(OpSin, std::sin(x))
-HLO_EW_FLOAT_UNARY_OP(OpSinh, std::sinh(x))
-HLO_EW_FLOAT_UNARY_OP(OpSqrt, std::sqrt(x))
-HLO_EW_FLOAT_UNARY_OP(OpTan, std::tan(x))
-HLO_EW_FLOAT_UNARY_OP(OpTanh, math::Tanh(x))
-HLO_EW_FLOAT_UNARY_OP(OpCopy, x)
+HLO_EW_FLOAT_UNARY_OP(OpAbs, true, std::fabs(x))
+HLO_EW_FLOAT_UNARY_OP(OpAcos, false, std::acos(x))
+HLO_EW_FLOAT_UNARY_OP(OpAcosh, false, std::acosh(x))
+HLO_EW_FLOAT_UNARY_OP(OpAsin, false, std::asin(x))
+HLO_EW_FLOAT_UNARY_OP(OpAsinh, false, std::asinh(x))
+HLO_EW_FLOAT_UNARY_OP(OpAtanh, false, std::atanh(x))
+HLO_EW_FLOAT_UNARY_OP(OpCbrt, false, std::cbrt(x))
+HLO_EW_FLOAT_UNARY_OP(OpCeil, true, std::ceil(x))
+HLO_EW_FLOAT_UNARY_OP(OpCos, false, std::cos(x))
+HLO_EW_FLOAT_UNARY_OP(OpCosh, false, std::cosh(x))
+HLO_EW_FLOAT_UNARY_OP(OpErf, false, std::erf(x))
+HLO_EW_FLOAT_UNARY_OP(OpExp, true, math::Exp(x))
+HLO_EW_FLOAT_UNARY_OP(OpExpm1, false, std::expm1(x))
+HLO_EW_FLOAT_UNARY_OP(OpFloor, true, std::floor(x))
+HLO_EW_FLOAT_UNARY_OP(OpLog, true, math::Log(x))
+HLO_EW_FLOAT_UNARY_OP(OpLog1p, false, std::log1p(x))
+HLO_EW_FLOAT_UNARY_OP(OpLogistic, true, math::Logistic(x))
+HLO_EW_FLOAT_UNARY_OP(OpNegate, true, -x)
+HLO_EW_FLOAT_UNARY_OP(OpRoundAfz, false, std::round(x))
+HLO_EW_FLOAT_UNARY_OP(OpRoundEven, true, std::nearbyint(x))
+HLO_EW_FLOAT_UNARY_OP(OpRsqrt, true, C(1) / std::sqrt(x))
+HLO_EW_FLOAT_UNARY_OP(OpSin, false, std::sin(x))
+HLO_EW_FLOAT_UNARY_OP(OpSinh, false, std::sinh(x))
+HLO_EW_FLOAT_UNARY_OP(OpSqrt, true, std::sqrt(x))
+HLO_EW_FLOAT_UNARY_OP(OpTan, false, std::tan(x))
+HLO_EW_FLOAT_UNARY_OP(OpTanh, true, math::Tanh(x))
+HLO_EW_FLOAT_UNARY_OP(OpCopy, true, x)
 // sign: NaN -> NaN (the operand), +-0 -> +-0, else +-1.
-HLO_EW_FLOAT_UNARY_OP(OpSign, IsNan(x) ? x : std::copysign(x != C(0) ? C(1) : C(0), x))
+HLO_EW_FLOAT_UNARY_OP(OpSign, true, IsNan(x) ? x : std::copysign(x != C(0) ? C(1) : C(0), x))
 #undef HLO_EW_FLOAT_UNARY_OP
 
 struct OpImag {
+  static constexpr bool kVec = true;
   template <class C>
   static C Apply(C) {
     return C(0);
@@ -61,32 +67,35 @@ struct OpImag {
 };
 
 struct OpIsFinite {
+  static constexpr bool kVec = true;
   template <class C>
   static bool Apply(C x) {
     return std::isfinite(x);
   }
 };
 
-#define HLO_EW_FLOAT_BINARY_OP(Name, expr) \
-  struct Name {                            \
-    template <class C>                     \
-    static C Apply(C a, C b) {             \
-      return expr;                         \
-    }                                      \
+#define HLO_EW_FLOAT_BINARY_OP(Name, vec, expr) \
+  struct Name {                                 \
+    static constexpr bool kVec = vec;           \
+    template <class C>                          \
+    static C Apply(C a, C b) {                  \
+      return expr;                              \
+    }                                           \
   };
-HLO_EW_FLOAT_BINARY_OP(OpAdd, a + b)
-HLO_EW_FLOAT_BINARY_OP(OpSub, a - b)
-HLO_EW_FLOAT_BINARY_OP(OpMul, a* b)
-HLO_EW_FLOAT_BINARY_OP(OpDiv, a / b)
-HLO_EW_FLOAT_BINARY_OP(OpRem, std::fmod(a, b))
-HLO_EW_FLOAT_BINARY_OP(OpMax, FMax(a, b))
-HLO_EW_FLOAT_BINARY_OP(OpMin, FMin(a, b))
-HLO_EW_FLOAT_BINARY_OP(OpPow, std::pow(a, b))
-HLO_EW_FLOAT_BINARY_OP(OpAtan2, std::atan2(a, b))
+HLO_EW_FLOAT_BINARY_OP(OpAdd, true, a + b)
+HLO_EW_FLOAT_BINARY_OP(OpSub, true, a - b)
+HLO_EW_FLOAT_BINARY_OP(OpMul, true, a* b)
+HLO_EW_FLOAT_BINARY_OP(OpDiv, true, a / b)
+HLO_EW_FLOAT_BINARY_OP(OpRem, false, std::fmod(a, b))
+HLO_EW_FLOAT_BINARY_OP(OpMax, true, FMax(a, b))
+HLO_EW_FLOAT_BINARY_OP(OpMin, true, FMin(a, b))
+HLO_EW_FLOAT_BINARY_OP(OpPow, false, std::pow(a, b))
+HLO_EW_FLOAT_BINARY_OP(OpAtan2, false, std::atan2(a, b))
 #undef HLO_EW_FLOAT_BINARY_OP
 
 // clamp(lo, x, hi) = min(hi, max(lo, x)) with NaN-propagating min/max.
 struct OpClamp {
+  static constexpr bool kVec = true;
   template <class C>
   static C Apply(C lo, C x, C hi) {
     return FMin(hi, FMax(lo, x));
@@ -96,6 +105,7 @@ struct OpClamp {
 // IEEE comparisons: ordered, except NE which is unordered (true on NaN).
 template <ComparisonDirection D>
 struct OpCmp {
+  static constexpr bool kVec = true;
   template <class C>
   static bool Apply(C a, C b) {
     switch (D) {
@@ -150,13 +160,40 @@ struct OpMakeComplex {
 
 // ---------------------------------------------------------------- dispatch
 
+// The dispatched (vectorised, ISA-cloned) loop for kVec ops, else the plain
+// one (only the chosen template is instantiated).
+template <class In, class Out, class Op>
+constexpr ElementwiseKernel UnaryK() {
+  if constexpr (Op::kVec) {
+    return &UnaryLoopV<In, Out, Op>;
+  } else {
+    return &UnaryLoop<In, Out, Op>;
+  }
+}
+template <class In, class Out, class Op>
+constexpr ElementwiseKernel BinaryK() {
+  if constexpr (Op::kVec) {
+    return &BinaryLoopV<In, Out, Op>;
+  } else {
+    return &BinaryLoop<In, Out, Op>;
+  }
+}
+template <class In, class Out, class Op>
+constexpr ElementwiseKernel TernaryK() {
+  if constexpr (Op::kVec) {
+    return &TernaryLoopV<In, Out, Op>;
+  } else {
+    return &TernaryLoop<In, Out, Op>;
+  }
+}
+
 template <class Op>
 ElementwiseKernel Unary(PrimitiveType t) {
   switch (t) {
-    case PrimitiveType::F32: return &UnaryLoop<F32T, F32T, Op>;
-    case PrimitiveType::F64: return &UnaryLoop<F64T, F64T, Op>;
+    case PrimitiveType::F32: return UnaryK<F32T, F32T, Op>();
+    case PrimitiveType::F64: return UnaryK<F64T, F64T, Op>();
 #define HLO_CASE(E, Tr) \
-  case PrimitiveType::E: return &ViaF32<Tr, 1, &UnaryLoop<F32T, F32T, Op>, true>;
+  case PrimitiveType::E: return &ViaF32<Tr, 1, UnaryK<F32T, F32T, Op>(), true>;
       HLO_EW_NARROW_FLOAT_TYPES(HLO_CASE)
 #undef HLO_CASE
     default: return nullptr;
@@ -166,10 +203,10 @@ ElementwiseKernel Unary(PrimitiveType t) {
 template <class Op>
 ElementwiseKernel UnaryToPred(PrimitiveType t) {
   switch (t) {
-    case PrimitiveType::F32: return &UnaryLoop<F32T, PredT, Op>;
-    case PrimitiveType::F64: return &UnaryLoop<F64T, PredT, Op>;
+    case PrimitiveType::F32: return UnaryK<F32T, PredT, Op>();
+    case PrimitiveType::F64: return UnaryK<F64T, PredT, Op>();
 #define HLO_CASE(E, Tr) \
-  case PrimitiveType::E: return &ViaF32<Tr, 1, &UnaryLoop<F32T, PredT, Op>, false>;
+  case PrimitiveType::E: return &ViaF32<Tr, 1, UnaryK<F32T, PredT, Op>(), false>;
       HLO_EW_NARROW_FLOAT_TYPES(HLO_CASE)
 #undef HLO_CASE
     default: return nullptr;
@@ -179,10 +216,10 @@ ElementwiseKernel UnaryToPred(PrimitiveType t) {
 template <class Op>
 ElementwiseKernel Binary(PrimitiveType t) {
   switch (t) {
-    case PrimitiveType::F32: return &BinaryLoop<F32T, F32T, Op>;
-    case PrimitiveType::F64: return &BinaryLoop<F64T, F64T, Op>;
+    case PrimitiveType::F32: return BinaryK<F32T, F32T, Op>();
+    case PrimitiveType::F64: return BinaryK<F64T, F64T, Op>();
 #define HLO_CASE(E, Tr) \
-  case PrimitiveType::E: return &ViaF32<Tr, 2, &BinaryLoop<F32T, F32T, Op>, true>;
+  case PrimitiveType::E: return &ViaF32<Tr, 2, BinaryK<F32T, F32T, Op>(), true>;
       HLO_EW_NARROW_FLOAT_TYPES(HLO_CASE)
 #undef HLO_CASE
     default: return nullptr;
@@ -192,10 +229,10 @@ ElementwiseKernel Binary(PrimitiveType t) {
 template <class Op>
 ElementwiseKernel BinaryToPred(PrimitiveType t) {
   switch (t) {
-    case PrimitiveType::F32: return &BinaryLoop<F32T, PredT, Op>;
-    case PrimitiveType::F64: return &BinaryLoop<F64T, PredT, Op>;
+    case PrimitiveType::F32: return BinaryK<F32T, PredT, Op>();
+    case PrimitiveType::F64: return BinaryK<F64T, PredT, Op>();
 #define HLO_CASE(E, Tr) \
-  case PrimitiveType::E: return &ViaF32<Tr, 2, &BinaryLoop<F32T, PredT, Op>, false>;
+  case PrimitiveType::E: return &ViaF32<Tr, 2, BinaryK<F32T, PredT, Op>(), false>;
       HLO_EW_NARROW_FLOAT_TYPES(HLO_CASE)
 #undef HLO_CASE
     default: return nullptr;
@@ -205,10 +242,10 @@ ElementwiseKernel BinaryToPred(PrimitiveType t) {
 template <class Op>
 ElementwiseKernel Ternary(PrimitiveType t) {
   switch (t) {
-    case PrimitiveType::F32: return &TernaryLoop<F32T, F32T, Op>;
-    case PrimitiveType::F64: return &TernaryLoop<F64T, F64T, Op>;
+    case PrimitiveType::F32: return TernaryK<F32T, F32T, Op>();
+    case PrimitiveType::F64: return TernaryK<F64T, F64T, Op>();
 #define HLO_CASE(E, Tr) \
-  case PrimitiveType::E: return &ViaF32<Tr, 3, &TernaryLoop<F32T, F32T, Op>, true>;
+  case PrimitiveType::E: return &ViaF32<Tr, 3, TernaryK<F32T, F32T, Op>(), true>;
       HLO_EW_NARROW_FLOAT_TYPES(HLO_CASE)
 #undef HLO_CASE
     default: return nullptr;

@@ -8,8 +8,11 @@
 //            Cephes expf minimax polynomial; 2^k applied as two exact
 //            power-of-two factors, so subnormal results round once.
 //   Tanh     <= 1 ulp measured (2 claimed): odd minimax polynomial (Cephes tanhf) for
-//            |x| < 0.625, 1 - 2/(exp(2|x|)+1) above; +-1 beyond ~9.
-//   Logistic <= 2 ulp: 1 / (1 + exp(-x)); exp(x) below -80.
+//            |x| < 0.625, 1 - 2/(exp(2|x|)+1) above; +-1 beyond ~9. Both
+//            halves are straight-line and blended (see Tanh).
+//   Logistic <= 2 ulp: e = exp(-|x|); 1 / (1 + e) for x >= 0, e / (1 + e)
+//            below (one exp, never overflows).
+//   Log      <= 1 ulp measured (2 claimed): Cephes logf (see Log).
 // NaN in -> NaN out (the operand), +-inf and +-0 handled exactly.
 #pragma once
 
@@ -25,23 +28,36 @@ inline float BitsToF(uint32_t u) {
   return f;
 }
 
-inline float Exp(float x) {
-  const float kLog2e = 1.44269504088896341f;
-  const float kLn2Hi = 0.693359375f;
-  const float kLn2Lo = -2.12194440e-4f;
-  const float kRound = 12582912.0f;  // 1.5 * 2^23: adding it rounds to an integer
-  float xc = x > 88.8f ? 88.8f : x;
-  xc = xc < -104.0f ? -104.0f : xc;
-  float k = (xc * kLog2e + kRound) - kRound;
-  float r = xc - k * kLn2Hi;
-  r = r - k * kLn2Lo;
+inline uint32_t FToBits(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, sizeof u);
+  return u;
+}
+
+// e^r for |r| <= ln2/2 (Cephes expf minimax polynomial).
+inline float ExpPoly(float r) {
   float p = 1.9875691500e-4f;
   p = p * r + 1.3981999507e-3f;
   p = p * r + 8.3334519073e-3f;
   p = p * r + 4.1665795894e-2f;
   p = p * r + 1.6666665459e-1f;
   p = p * r + 5.0000001201e-1f;
-  float y = p * r * r + r + 1.0f;
+  return p * r * r + r + 1.0f;
+}
+
+// The clamps are written `x < c ? x : c` so that a NaN becomes the
+// (finite) bound: no NaN ever reaches the float -> int conversion.
+inline float Exp(float x) {
+  const float kLog2e = 1.44269504088896341f;
+  const float kLn2Hi = 0.693359375f;
+  const float kLn2Lo = -2.12194440e-4f;
+  const float kRound = 12582912.0f;  // 1.5 * 2^23: adding it rounds to an integer
+  float xc = x < 88.8f ? x : 88.8f;
+  xc = xc > -104.0f ? xc : -104.0f;
+  float k = (xc * kLog2e + kRound) - kRound;
+  float r = xc - k * kLn2Hi;
+  r = r - k * kLn2Lo;
+  float y = ExpPoly(r);
   int32_t ki = static_cast<int32_t>(k);
   int32_t k1 = ki >> 1;
   int32_t k2 = ki - k1;
@@ -50,33 +66,83 @@ inline float Exp(float x) {
   return x != x ? x : y;
 }
 
+// One pass, no branches: both halves are cheap straight-line code and the
+// select between them vectorises (blend). The large half needs e^(2|x|)
+// only for 2|x| in [0, 20], so it scales by 2^k once (no overflow or
+// subnormal handling). NaN takes the small half (NaN), +-0 the small half too
+// (+0, then x's sign), +-inf the large half (clamped: +-1).
 inline float Tanh(float x) {
+  const float kLog2e = 1.44269504088896341f;
+  const float kLn2Hi = 0.693359375f;
+  const float kLn2Lo = -2.12194440e-4f;
+  const float kRound = 12582912.0f;
   float ax = std::fabs(x);
-  // Small: odd polynomial.
-  float z = x * x;
+  // Small: odd polynomial (Cephes tanhf), on |x|.
+  float z = ax * ax;
   float p = -5.70498872745e-3f;
   p = p * z + 2.06390887954e-2f;
   p = p * z - 5.37397155531e-2f;
   p = p * z + 1.33314422036e-1f;
   p = p * z - 3.33332819422e-1f;
-  float small = p * z * x + x;
-  // Large: 1 - 2 / (exp(2|x|) + 1), sign restored.
-  float e = Exp(2.0f * (ax > 10.0f ? 10.0f : ax));
+  float small = p * z * ax + ax;
+  // Large: 1 - 2 / (e^(2|x|) + 1).
+  float t = 2.0f * (ax < 10.0f ? ax : 10.0f);
+  float k = (t * kLog2e + kRound) - kRound;
+  float r = t - k * kLn2Hi;
+  r = r - k * kLn2Lo;
+  float e = ExpPoly(r) * BitsToF(static_cast<uint32_t>(static_cast<int32_t>(k) + 127) << 23);
   float large = 1.0f - 2.0f / (e + 1.0f);
-  large = std::copysign(large, x);
-  float r = ax < 0.625f ? small : large;
-  return (x != x || x == 0.0f) ? x : r;  // NaN, +-0 unchanged
+  // Blend, then the sign of x (also gives tanh(-0) = -0).
+  float y = ax >= 0.625f ? large : small;
+  return BitsToF(FToBits(y) | (FToBits(x) & 0x80000000u));
 }
 
-// Below -80, exp(-x) overflows f32 while the result is e^x (relative error
-// of that approximation < 1e-34).
+// 1 / (1 + e^-x) with a single exp that never overflows: with
+// e = e^-|x| in (0, 1], x >= 0 gives 1 / (1 + e) and x < 0 gives
+// e / (1 + e) (= e^x / (1 + e^x)). NaN -> NaN, -inf -> 0, +inf -> 1.
 inline float Logistic(float x) {
-  float r = 1.0f / (1.0f + Exp(-x));
-  return x < -80.0f ? Exp(x) : r;
+  float e = Exp(-std::fabs(x));
+  float num = x >= 0.0f ? 1.0f : e;
+  return num / (1.0f + e);
+}
+
+// Natural log (Cephes logf): x = 2^e * m with m in [sqrt(1/2), sqrt(2)),
+// log(m) = f - f^2/2 + f^3 P(f) with f = m - 1 exact, plus e*ln2 in two
+// parts. Subnormal x is scaled by 2^23 first. log(+-0) = -inf, log(x<0) =
+// NaN, log(+inf) = +inf, NaN -> NaN.
+inline float Log(float x) {
+  const bool sub = x < 1.17549435e-38f;
+  float xs = sub ? x * 8388608.0f : x;  // 2^23
+  uint32_t u = FToBits(xs);
+  int32_t ex = static_cast<int32_t>((u >> 23) & 0xff) - 126;
+  float m = BitsToF((u & 0x007fffffu) | 0x3f000000u);  // [0.5, 1)
+  const bool lo = m < 0.707106781186547524f;
+  float f = lo ? m + m - 1.0f : m - 1.0f;
+  float e = static_cast<float>(lo ? ex - 1 : ex) - (sub ? 23.0f : 0.0f);
+  float z = f * f;
+  float p = 7.0376836292e-2f;
+  p = p * f - 1.1514610310e-1f;
+  p = p * f + 1.1676998740e-1f;
+  p = p * f - 1.2420140846e-1f;
+  p = p * f + 1.4249322787e-1f;
+  p = p * f - 1.6668057665e-1f;
+  p = p * f + 2.0000714765e-1f;
+  p = p * f - 2.4999993993e-1f;
+  p = p * f + 3.3333331174e-1f;
+  float y = f * z * p;
+  y = y + e * -2.12194440e-4f;
+  y = y - 0.5f * z;
+  float r = f + y;
+  r = r + e * 0.693359375f;
+  // Special inputs: +-0 -> -inf, negative -> NaN, +inf and NaN unchanged.
+  r = x == 0.0f ? -INFINITY : r;
+  r = x < 0.0f ? NAN : r;
+  return (x != x || x == INFINITY) ? x : r;
 }
 
 inline double Exp(double x) { return std::exp(x); }
 inline double Tanh(double x) { return std::tanh(x); }
+inline double Log(double x) { return std::log(x); }
 inline double Logistic(double x) { return 1.0 / (1.0 + std::exp(-x)); }
 
 }  // namespace hlo::cpu::ew::math

@@ -14,6 +14,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "backend_cpu/executor.h"
+#include "backend_cpu/fft_config.h"
+#include "backend_cpu/thread_pool.h"
 #include "gtest/gtest.h"
 
 namespace hlo::cpu {
@@ -563,6 +565,248 @@ TEST(LinalgConv, Simple1D) {
   EXPECT_EQ(Values(r), std::vector<double>({-2, -2, -2, -2, 4}));
 }
 
+// ------------------------------------------------ convolution: layouts, chunks, threads
+
+// One convolution with explicit sizes. Logical dims are (b, f, spatial...)
+// for the input and output and (o, i, spatial...) for the kernel; `lay`
+// picks the physical layouts: "nchw" (row-major), "nhwc" (feature minor,
+// batch major) or "odd" (first spatial dim minor, batch, feature major).
+struct ConvSpec {
+  int64_t n = 1, c = 1, o = 1, fg = 1, bg = 1;
+  std::vector<int64_t> in, ks, stride, lo, hi, ld, rd;
+  std::vector<int> rev;
+  std::string lay = "nchw";
+  std::string klay = "oihw";  // "oihw" (row-major) or "hwio"
+};
+
+std::vector<int64_t> ConvM2m(const std::string& lay, size_t rank) {
+  std::vector<int64_t> m;
+  if (lay == "nchw" || lay == "oihw") return DefaultM2m(rank);
+  if (lay == "nhwc") {
+    m.push_back(1);
+    for (int64_t d = static_cast<int64_t>(rank) - 1; d >= 2; --d) m.push_back(d);
+    m.push_back(0);
+    return m;
+  }
+  if (lay == "hwio") {
+    m = {0, 1};
+    for (int64_t d = static_cast<int64_t>(rank) - 1; d >= 2; --d) m.push_back(d);
+    return m;
+  }
+  // odd
+  m.push_back(2);
+  m.push_back(0);
+  for (size_t d = 3; d < rank; ++d) m.push_back(d);
+  m.push_back(1);
+  return m;
+}
+
+struct ConvProblem {
+  std::string hlo;
+  std::vector<int64_t> idims, kdims, odims;
+  std::vector<double> ref;  // exact, row-major over odims
+};
+
+// Builds the module and an exact reference for integer-valued inputs.
+ConvProblem MakeConv(const ConvSpec& s, const std::vector<double>& x, const std::vector<double>& w) {
+  ConvProblem p;
+  const int64_t ns = static_cast<int64_t>(s.in.size()), rank = ns + 2;
+  const int64_t Nb = s.n / s.bg, Cg = s.c / s.fg;
+  std::vector<int64_t> os(ns);
+  for (int64_t d = 0; d < ns; ++d) {
+    const int64_t padded = (s.in[d] - 1) * s.ld[d] + 1 + s.lo[d] + s.hi[d];
+    const int64_t win = (s.ks[d] - 1) * s.rd[d] + 1;
+    os[d] = (padded - win) / s.stride[d] + 1;
+  }
+  p.idims = {s.n, s.c};
+  p.kdims = {s.o, Cg};
+  p.odims = {Nb, s.o};
+  for (int64_t d = 0; d < ns; ++d) {
+    p.idims.push_back(s.in[d]);
+    p.kdims.push_back(s.ks[d]);
+    p.odims.push_back(os[d]);
+  }
+  const auto ist = Strides(p.idims), kst = Strides(p.kdims);
+  p.ref.assign(Prod(p.odims), 0);
+  std::vector<int64_t> oc(rank, 0);
+  const int64_t KS = Prod(s.ks);
+  for (int64_t e = 0; e < Prod(p.odims); ++e) {
+    const int64_t b = oc[0], o = oc[1];
+    const int64_t gf = o / (s.o / s.fg), gb = o / (s.o / s.bg);
+    double sum = 0;
+    std::vector<int64_t> k(ns, 0);
+    for (int64_t kk = 0; kk < KS; ++kk) {
+      int64_t ioff = (gb * Nb + b) * ist[0], koff = o * kst[0];
+      bool ok = true;
+      for (int64_t d = 0; d < ns && ok; ++d) {
+        const int64_t u = oc[2 + d] * s.stride[d] - s.lo[d] + k[d] * s.rd[d];
+        if (u < 0 || u % s.ld[d] != 0 || u / s.ld[d] >= s.in[d]) ok = false;
+        ioff += (u / s.ld[d]) * ist[2 + d];
+        koff += (s.rev[d] ? s.ks[d] - 1 - k[d] : k[d]) * kst[2 + d];
+      }
+      if (ok)
+        for (int64_t c = 0; c < Cg; ++c) sum += x[ioff + (gf * Cg + c) * ist[1]] * w[koff + c * kst[1]];
+      k = NextIndex(k, s.ks);
+    }
+    p.ref[e] = sum;
+    oc = NextIndex(oc, p.odims);
+  }
+  std::string attrs;
+  if (ns > 0) {
+    std::vector<std::string> sz, st, pd, lds, rds, rv;
+    for (int64_t d = 0; d < ns; ++d) {
+      sz.push_back(absl::StrCat(s.ks[d]));
+      st.push_back(absl::StrCat(s.stride[d]));
+      pd.push_back(absl::StrCat(s.lo[d], "_", s.hi[d]));
+      lds.push_back(absl::StrCat(s.ld[d]));
+      rds.push_back(absl::StrCat(s.rd[d]));
+      rv.push_back(absl::StrCat(s.rev[d]));
+    }
+    attrs = absl::StrCat("window={size=", absl::StrJoin(sz, "x"), " stride=", absl::StrJoin(st, "x"),
+                         " pad=", absl::StrJoin(pd, "x"), " lhs_dilate=", absl::StrJoin(lds, "x"),
+                         " rhs_dilate=", absl::StrJoin(rds, "x"), " rhs_reversal=", absl::StrJoin(rv, "x"),
+                         "}, ");
+  }
+  std::string sp;
+  for (int64_t d = 0; d < ns; ++d) sp += static_cast<char>('0' + d);
+  absl::StrAppend(&attrs, "dim_labels=bf", sp, "_oi", sp, "->bf", sp);
+  if (s.fg > 1) absl::StrAppend(&attrs, ", feature_group_count=", s.fg);
+  if (s.bg > 1) absl::StrAppend(&attrs, ", batch_group_count=", s.bg);
+  p.hlo = Module({ShapeText("f32", p.idims, ConvM2m(s.lay, rank)), ShapeText("f32", p.kdims, ConvM2m(s.klay, rank))},
+                 ShapeText("f32", p.odims, ConvM2m(s.lay, rank)), "convolution", attrs);
+  return p;
+}
+
+ConvSpec Spec2D(int64_t n, int64_t c, int64_t o, int64_t h, int64_t w, int64_t k, int64_t stride,
+                int64_t pad, const std::string& lay) {
+  ConvSpec s;
+  s.n = n, s.c = c, s.o = o;
+  s.in = {h, w};
+  s.ks = {k, k};
+  s.stride = {stride, stride};
+  s.lo = {pad, pad};
+  s.hi = {pad, pad};
+  s.ld = {1, 1};
+  s.rd = {1, 1};
+  s.rev = {0, 0};
+  s.lay = lay;
+  return s;
+}
+
+void CheckConvExact(const ConvSpec& s, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  const int64_t Cg = s.c / s.fg;
+  std::vector<int64_t> id = {s.n, s.c}, kd = {s.o, Cg};
+  id.insert(id.end(), s.in.begin(), s.in.end());
+  kd.insert(kd.end(), s.ks.begin(), s.ks.end());
+  const std::vector<double> x = RandomVals("s8", Prod(id), rng), w = RandomVals("s8", Prod(kd), rng);
+  const ConvProblem p = MakeConv(s, x, w);
+  Literal r = RunHlo(p.hlo, {LitText("f32", p.idims, x), LitText("f32", p.kdims, w)});
+  if (!r.shape().IsArray()) return;
+  const std::vector<double> got = Values(r);
+  ASSERT_EQ(got.size(), p.ref.size());
+  for (size_t i = 0; i < got.size(); ++i) ASSERT_EQ(got[i], p.ref[i]) << "element " << i << " of\n" << p.hlo;
+}
+
+TEST(LinalgConv, LayoutsAndChunksExact) {
+  for (const std::string lay : {"nchw", "nhwc", "odd"}) {
+    SCOPED_TRACE(lay);
+    // Several im2col chunks per image (KK = 9*40 -> 352-position chunks).
+    CheckConvExact(Spec2D(2, 40, 24, 23, 31, 3, 1, 1, lay), 41);
+    // Stride 2, no padding, odd sizes.
+    CheckConvExact(Spec2D(3, 8, 5, 17, 12, 3, 2, 0, lay), 42);
+    // 1x1 kernels: the im2col-free path (and its strided variant).
+    CheckConvExact(Spec2D(2, 16, 12, 9, 35, 1, 1, 0, lay), 43);
+    CheckConvExact(Spec2D(2, 16, 12, 9, 35, 1, 2, 0, lay), 44);
+    // 1x1 with padding (not an identity im2col).
+    CheckConvExact(Spec2D(1, 3, 4, 5, 6, 1, 1, 1, lay), 45);
+    // Feature groups, batch groups, depthwise.
+    ConvSpec g = Spec2D(2, 12, 6, 10, 11, 3, 1, 1, lay);
+    g.fg = 3;
+    CheckConvExact(g, 46);
+    g = Spec2D(4, 5, 6, 7, 9, 3, 1, 2, lay);
+    g.bg = 2;
+    CheckConvExact(g, 47);
+    g = Spec2D(2, 8, 8, 12, 10, 3, 1, 1, lay);
+    g.fg = 8;
+    CheckConvExact(g, 48);
+    // Dilations, reversal, asymmetric padding (incl. negative).
+    g = Spec2D(2, 6, 7, 9, 13, 3, 1, 0, lay);
+    g.ld = {2, 1};
+    g.rd = {1, 2};
+    g.rev = {1, 0};
+    g.lo = {2, -1};
+    g.hi = {0, 3};
+    CheckConvExact(g, 49);
+    g.ld = {1, 3};
+    g.rd = {2, 1};
+    g.stride = {2, 3};
+    g.klay = "hwio";
+    CheckConvExact(g, 50);
+  }
+  // 1-D and 3-D.
+  ConvSpec s;
+  s.n = 2, s.c = 5, s.o = 3;
+  s.in = {40};
+  s.ks = {4};
+  s.stride = {3};
+  s.lo = {2};
+  s.hi = {1};
+  s.ld = {1};
+  s.rd = {2};
+  s.rev = {1};
+  for (const std::string lay : {"nchw", "nhwc", "odd"}) {
+    s.lay = lay;
+    CheckConvExact(s, 51);
+  }
+  s.in = {5, 6, 7};
+  s.ks = {2, 3, 2};
+  s.stride = {1, 2, 1};
+  s.lo = {1, 0, 1};
+  s.hi = {0, 1, 1};
+  s.ld = {1, 1, 2};
+  s.rd = {1, 1, 1};
+  s.rev = {0, 1, 0};
+  for (const std::string lay : {"nchw", "nhwc", "odd"}) {
+    s.lay = lay;
+    CheckConvExact(s, 52);
+  }
+}
+
+// The result bytes are the same for every pool width.
+TEST(LinalgConv, BitIdenticalAcrossThreadCounts) {
+  std::mt19937_64 rng(53);
+  std::uniform_real_distribution<double> u(-1, 1);
+  std::vector<ConvSpec> specs = {Spec2D(3, 32, 24, 20, 22, 3, 1, 1, "nhwc"),
+                                 Spec2D(3, 32, 24, 20, 22, 3, 1, 1, "nchw"),
+                                 Spec2D(2, 48, 16, 15, 17, 3, 2, 1, "odd"),
+                                 Spec2D(2, 64, 32, 19, 21, 1, 1, 0, "nchw"),
+                                 Spec2D(2, 64, 32, 19, 21, 1, 1, 0, "nhwc")};
+  const int saved = ThreadPoolWidth();
+  for (const ConvSpec& s : specs) {
+    std::vector<int64_t> id = {s.n, s.c}, kd = {s.o, s.c / s.fg};
+    id.insert(id.end(), s.in.begin(), s.in.end());
+    kd.insert(kd.end(), s.ks.begin(), s.ks.end());
+    std::vector<double> x(Prod(id)), w(Prod(kd));
+    for (auto& v : x) v = static_cast<float>(u(rng));
+    for (auto& v : w) v = static_cast<float>(u(rng));
+    const ConvProblem p = MakeConv(s, x, w);
+    std::vector<std::vector<uint8_t>> bytes;
+    for (int width : {1, 2, 3}) {
+      SetThreadPoolWidth(width);
+      Literal r = RunHlo(p.hlo, {LitText("f32", p.idims, x), LitText("f32", p.kdims, w)});
+      bytes.emplace_back(r.data(), r.data() + r.size_bytes());
+      // Close to the exact reference too.
+      const std::vector<double> got = Values(r);
+      ASSERT_EQ(got.size(), p.ref.size());
+      for (size_t i = 0; i < got.size(); ++i) ASSERT_NEAR(got[i], p.ref[i], 1e-3) << p.hlo;
+    }
+    EXPECT_EQ(bytes[0], bytes[1]) << p.hlo;
+    EXPECT_EQ(bytes[0], bytes[2]) << p.hlo;
+  }
+  SetThreadPoolWidth(saved);
+}
+
 // ===================================================================== fft
 
 std::vector<cd> NaiveDft(const std::vector<cd>& x, const std::vector<int64_t>& dims, int r,
@@ -674,6 +918,111 @@ void RandomFfts(bool dbl, int trials, uint64_t seed) {
 
 TEST(LinalgFft, RandomC64) { RandomFfts(false, 40, 31); }
 TEST(LinalgFft, RandomC128) { RandomFfts(true, 40, 32); }
+
+// Large transforms (threaded plans) on every layout: pure tones have a
+// known spectrum (N at the tone's frequency, 0 elsewhere).
+TEST(LinalgFft, LargeTonesAllLayouts) {
+  // Threaded plans from 2^15 points (restored at the end).
+  const int saved_threads = FftPlanThreads();
+  const int64_t saved_min = FftThreadMinPoints();
+  SetFftThreading(2, int64_t{1} << 15);
+  const std::vector<int64_t> dims = {3, 256, 128};
+  const int64_t n1 = 256, n2 = 128, N = n1 * n2;
+  std::vector<double> re(Prod(dims)), im(Prod(dims));
+  const int64_t k1[3] = {0, 5, 200}, k2[3] = {0, 77, 3};
+  for (int64_t b = 0; b < 3; ++b)
+    for (int64_t j1 = 0; j1 < n1; ++j1)
+      for (int64_t j2 = 0; j2 < n2; ++j2) {
+        const double ph = 2 * M_PI * (static_cast<double>(k1[b] * j1 % n1) / n1 + static_cast<double>(k2[b] * j2 % n2) / n2);
+        re[(b * n1 + j1) * n2 + j2] = static_cast<float>(std::cos(ph));
+        im[(b * n1 + j1) * n2 + j2] = static_cast<float>(std::sin(ph));
+      }
+  const std::string x = LitText("c64", dims, re, im);
+  const std::vector<std::vector<int64_t>> layouts = {{2, 1, 0}, {0, 1, 2}, {1, 2, 0}, {2, 0, 1}};
+  for (size_t li = 0; li < layouts.size(); ++li) {
+    const auto& lin = layouts[li];
+    const auto& lout = layouts[(li + 1) % layouts.size()];
+    Literal r = RunHlo(Module({ShapeText("c64", dims, lin)}, ShapeText("c64", dims, lout), "fft",
+                              "fft_type=FFT, fft_length={256,128}"),
+                       {x});
+    const auto got = ComplexValues(r);
+    ASSERT_EQ(got.size(), re.size());
+    for (int64_t b = 0; b < 3; ++b)
+      for (int64_t j1 = 0; j1 < n1; ++j1)
+        for (int64_t j2 = 0; j2 < n2; ++j2) {
+          const cd want = (j1 == k1[b] && j2 == k2[b]) ? cd(N, 0) : cd(0, 0);
+          ASSERT_LT(std::abs(got[(b * n1 + j1) * n2 + j2] - want), 0.05) << b << " " << j1 << " " << j2;
+        }
+    // And back.
+    std::vector<double> sre, sim;
+    for (const cd& c : got) {
+      sre.push_back(c.real());
+      sim.push_back(c.imag());
+    }
+    Literal back = RunHlo(Module({ShapeText("c64", dims, lout)}, ShapeText("c64", dims, lin), "fft",
+                                 "fft_type=IFFT, fft_length={256,128}"),
+                          {LitText("c64", dims, sre, sim)});
+    const auto bv = ComplexValues(back);
+    for (size_t i = 0; i < bv.size(); ++i) ASSERT_LT(std::abs(bv[i] - cd(re[i], im[i])), 1e-4);
+  }
+  // RFFT of the real parts (cos tones: N/2 at k and at -k) and IRFFT back.
+  const std::vector<int64_t> cdims = {3, 256, 65};
+  for (const auto& lin : layouts) {
+    Literal r = RunHlo(Module({ShapeText("f32", dims, lin)}, ShapeText("c64", cdims, layouts[3]), "fft",
+                              "fft_type=RFFT, fft_length={256,128}"),
+                       {LitText("f32", dims, re)});
+    const auto got = ComplexValues(r);
+    ASSERT_EQ(got.size(), static_cast<size_t>(Prod(cdims)));
+    for (int64_t b = 0; b < 3; ++b)
+      for (int64_t j1 = 0; j1 < n1; ++j1)
+        for (int64_t j2 = 0; j2 < 65; ++j2) {
+          double want = 0;
+          if (j1 == k1[b] && j2 == k2[b]) want += N / 2.0;
+          if (j1 == (n1 - k1[b]) % n1 && j2 == (n2 - k2[b]) % n2) want += N / 2.0;
+          ASSERT_LT(std::abs(got[(b * n1 + j1) * 65 + j2] - cd(want, 0)), 0.05) << b << " " << j1 << " " << j2;
+        }
+    std::vector<double> sre, sim;
+    for (const cd& c : got) {
+      sre.push_back(c.real());
+      sim.push_back(c.imag());
+    }
+    Literal back = RunHlo(Module({ShapeText("c64", cdims, layouts[1])}, ShapeText("f32", dims, lin), "fft",
+                                 "fft_type=IRFFT, fft_length={256,128}"),
+                          {LitText("c64", cdims, sre, sim)});
+    const auto bv = Values(back);
+    ASSERT_EQ(bv.size(), re.size());
+    for (size_t i = 0; i < bv.size(); ++i) ASSERT_NEAR(bv[i], re[i], 1e-4);
+  }
+  SetFftThreading(saved_threads, saved_min);
+}
+
+// The result bytes are the same for every pool width (threaded plans).
+TEST(LinalgFft, BitIdenticalAcrossThreadCounts) {
+  std::mt19937_64 rng(61);
+  std::uniform_real_distribution<double> u(-1, 1);
+  const int saved = ThreadPoolWidth();
+  const int saved_threads = FftPlanThreads();
+  const int64_t saved_min = FftThreadMinPoints();
+  SetFftThreading(3, int64_t{1} << 15);  // threaded plans, 3 jobs on 1..3 workers
+  for (const auto& [dims, len] : std::vector<std::pair<std::vector<int64_t>, std::string>>{
+           {{int64_t{1} << 16}, "{65536}"}, {{4, 96, 100}, "{96,100}"}, {{2, 40, 30, 32}, "{40,30,32}"}}) {
+    std::vector<double> re(Prod(dims)), im(Prod(dims));
+    for (auto& v : re) v = static_cast<float>(u(rng));
+    for (auto& v : im) v = static_cast<float>(u(rng));
+    const std::string x = LitText("c64", dims, re, im);
+    const std::string s = ShapeText("c64", dims, DefaultM2m(dims.size()));
+    std::vector<std::vector<uint8_t>> bytes;
+    for (int width : {1, 2, 3}) {
+      SetThreadPoolWidth(width);
+      Literal r = RunHlo(Module({s}, s, "fft", absl::StrCat("fft_type=FFT, fft_length=", len)), {x});
+      bytes.emplace_back(r.data(), r.data() + r.size_bytes());
+    }
+    EXPECT_EQ(bytes[0], bytes[1]) << s;
+    EXPECT_EQ(bytes[0], bytes[2]) << s;
+  }
+  SetThreadPoolWidth(saved);
+  SetFftThreading(saved_threads, saved_min);
+}
 
 // ================================================================ cholesky
 

@@ -692,36 +692,115 @@ absl::StatusOr<Literal> LinalgEvalRaggedDot(const Instruction& instr,
 
 namespace {
 
-// Channels-last im2col plan: the input is viewed as [N][spatial...][C]
-// (its own memory when the layout already is that, else a packed copy), the
-// kernel packed as [window...][Cg][O] (reversal applied), and for every
-// chunk of output positions a matrix col[p][window, c] is built from
-// contiguous channel runs; out[p][o] = col x w is one GEMM per chunk/group.
+// Convolution as chunked im2col + GEMM, in one of two orientations chosen
+// from the input's layout, reading the operand's own memory whatever its
+// (untiled) layout when its type is the compute type:
+//
+//  positions-major (channels-minor input, e.g. NHWC): for a chunk of output
+//    positions q, col[q][kf*Cg + c] (runs of Cg contiguous channels), and
+//    out[q][o] = col x w with the kernel packed as w[kf*Cg + c][o];
+//  features-major (any other input layout, e.g. NCHW): colT[c*KS + kf][q],
+//    built from runs along the innermost spatial dimension, and
+//    out[o][q] = w x colT with the kernel packed as w[o][c*KS + kf].
+// The GEMM writes straight into the result when its layout has the matching
+// shape (positions at one stride, features at unit stride for the first
+// orientation; positions contiguous for the second), else into a packed
+// buffer that is then copied to the result in parallel.
+//
+// Work is cut into tasks (output batch, chunk of positions) whose bounds
+// depend only on the problem; each task builds its own im2col block in a
+// thread-local buffer (sized to stay in L2) and runs single-threaded GEMMs
+// into its own rows of the output. Every output element is thus produced by
+// the same GEMM call for any pool width: bit-identical results.
+// A 1x1 window without padding, stride or dilation over positions at one
+// stride uses the input itself as the im2col matrix (a plain GEMM).
 struct ConvGeom {
   int64_t ns = 0;
-  std::vector<int64_t> is, ks, os;        // input/kernel/output spatial sizes
-  std::vector<int64_t> istr;              // element stride of each input spatial dim
-  int64_t bstr = 0;                       // element stride of the input batch
+  std::vector<int64_t> is, os;            // input/output spatial sizes
   std::vector<std::vector<int64_t>> tab;  // per dim: [k][o] -> input index or -1
   std::vector<int64_t> kidx;              // [KS][ns] window multi-indices
-  int64_t KS = 1, P = 1, IS = 1;
+  // Input element (b, c, i...) at in[b*bstr + c*cstr + sum_d i_d*istr[d]].
+  int64_t bstr = 0, cstr = 0;
+  std::vector<int64_t> istr;
+  // Innermost spatial dim, per kernel index k: valid output range [lo, hi)
+  // and, when `affine`, input index v0[k] + (o - lo[k]) * step inside it.
+  std::vector<int64_t> lo, hi, v0;
+  int64_t step = 1;
+  bool affine = false;
+  int64_t KS = 1, P = 1, Cg = 1;
+  bool identity = false;  // the im2col matrix is the input itself
+  int64_t pstr = 1;       // then: element stride between output positions
 };
 
-// Fills col rows for output positions [p0, p1) of input batch `bin`,
-// channels [chan0, chan0+Cg). Row length KK = KS*Cg.
+// Element stride between consecutive positions of row-major `sizes` laid
+// out with `strides`, if they all sit at one stride (size-1 dims ignored);
+// -1 otherwise. 1 when there is at most one position.
+int64_t CollapsedStride(absl::Span<const int64_t> sizes, absl::Span<const int64_t> strides) {
+  int64_t stride = -1, expect = -1;
+  for (int64_t d = static_cast<int64_t>(sizes.size()) - 1; d >= 0; --d) {
+    if (sizes[d] == 1) continue;
+    if (stride == -1) {
+      stride = strides[d];
+    } else if (strides[d] != expect) {
+      return -1;
+    }
+    expect = strides[d] * sizes[d];
+  }
+  return stride == -1 ? 1 : stride;
+}
+
+// Per-thread scratch for the im2col blocks (kept between calls).
 template <typename T>
-void FillCol(const ConvGeom& g, const T* in, int64_t bin, int64_t chan0, int64_t Cg, int64_t p0,
-             int64_t p1, T* col) {
-  const int64_t ns = g.ns, KK = g.KS * Cg;
+std::vector<T>& ConvScratch() {
+  thread_local std::vector<T> buf;
+  return buf;
+}
+
+// C (m x n, ldc) = A (m x k, lda) * B (k x n, ldb) on the calling thread.
+template <typename T>
+void TaskGemm(int64_t m, int64_t n, int64_t k, const T* a, int64_t lda, const T* b, int64_t ldb,
+              T* c, int64_t ldc) {
+  if (m == 0 || n == 0) return;
+  if (k == 0) {
+    for (int64_t i = 0; i < m; ++i) std::fill(c + i * ldc, c + i * ldc + n, T(0));
+    return;
+  }
+  if constexpr (kIsBlasType<T>) {
+    BlasGemm<T>(false, false, m, n, k, a, lda, b, ldb, c, ldc);
+  } else {
+    NaiveGemm<T>(false, false, m, n, k, a, lda, b, ldb, c, ldc);  // nested: runs inline
+  }
+}
+
+// Positions-major im2col: rows for output positions [p0, p1) of input
+// batch `bin`, channels [chan0, chan0 + Cg). Row length KS*Cg.
+template <typename T>
+void FillColPositions(const ConvGeom& g, const T* in, int64_t bin, int64_t chan0, int64_t p0,
+                      int64_t p1, T* col) {
+  const int64_t ns = g.ns, Cg = g.Cg, KK = g.KS * Cg;
   std::vector<int64_t> o(ns);
   int64_t rem = p0;
   for (int64_t d = ns - 1; d >= 0; --d) {
     o[d] = rem % g.os[d];
     rem /= g.os[d];
   }
-  const T* base = in + bin * g.bstr + chan0;
+  const T* base = in + bin * g.bstr + chan0 * g.cstr;
   for (int64_t p = p0; p < p1; ++p) {
     T* row = col + (p - p0) * KK;
+    // Window taps whose channel runs are adjacent in the input (e.g. the
+    // kw taps of one kernel row when Cg == C) are copied as one run.
+    int64_t run_src = -1, run_dst = 0, run_len = 0;
+    auto flush = [&]() {
+      if (run_len == 0) return;
+      if (run_src < 0) {
+        std::fill(row + run_dst, row + run_dst + run_len, T(0));
+      } else if (run_len == 1) {
+        row[run_dst] = base[run_src];
+      } else {
+        std::copy(base + run_src, base + run_src + run_len, row + run_dst);  // cstr == 1 here
+      }
+      run_len = 0;
+    };
     for (int64_t kf = 0; kf < g.KS; ++kf) {
       const int64_t* k = g.kidx.data() + kf * ns;
       int64_t off = 0;
@@ -734,19 +813,183 @@ void FillCol(const ConvGeom& g, const T* in, int64_t bin, int64_t chan0, int64_t
         }
         off += idx * g.istr[d];
       }
-      T* dst = row + kf * Cg;
-      if (ok) {
-        std::copy(base + off, base + off + Cg, dst);
+      const int64_t src = ok ? off : -1;
+      const bool extend = run_len > 0 && Cg > 1 &&
+                          ((src < 0 && run_src < 0) || (src >= 0 && run_src >= 0 && src == run_src + run_len));
+      if (extend) {
+        run_len += Cg;
       } else {
-        std::fill(dst, dst + Cg, T(0));
+        flush();
+        run_src = src;
+        run_dst = kf * Cg;
+        run_len = Cg;
       }
     }
+    flush();
     for (int64_t d = ns - 1; d >= 0; --d) {
       if (++o[d] < g.os[d]) break;
       o[d] = 0;
     }
   }
 }
+
+// Features-major im2col: colT[c*KS + kf][q] for output positions
+// q in [p0, p1) (row length p1 - p0). Needs ns >= 1.
+template <typename T>
+void FillColFeatures(const ConvGeom& g, const T* in, int64_t bin, int64_t chan0, int64_t p0,
+                     int64_t p1, T* col) {
+  const int64_t ns = g.ns, last = ns - 1, no = ns - 1, W = g.os[last], n = p1 - p0;
+  // Runs of the chunk along the innermost output dim.
+  struct Line {
+    int64_t q, len, o;
+  };
+  std::vector<Line> lines;
+  std::vector<int64_t> outer;  // [line][ns - 1] outer output indices
+  {
+    std::vector<int64_t> o(ns);
+    int64_t rem = p0;
+    for (int64_t d = ns - 1; d >= 0; --d) {
+      o[d] = rem % g.os[d];
+      rem /= g.os[d];
+    }
+    for (int64_t p = p0; p < p1;) {
+      const int64_t len = std::min(W - o[last], p1 - p);
+      lines.push_back({p - p0, len, o[last]});
+      for (int64_t d = 0; d < no; ++d) outer.push_back(o[d]);
+      p += len;
+      o[last] += len;
+      if (o[last] == W) {
+        o[last] = 0;
+        for (int64_t d = last - 1; d >= 0; --d) {
+          if (++o[d] < g.os[d]) break;
+          o[d] = 0;
+        }
+      }
+    }
+  }
+  const std::vector<int64_t>& tl = g.tab[last];
+  const int64_t sl = g.istr[last];
+  for (int64_t c = 0; c < g.Cg; ++c) {
+    const T* src_c = in + bin * g.bstr + (chan0 + c) * g.cstr;
+    for (int64_t kf = 0; kf < g.KS; ++kf) {
+      T* row = col + (c * g.KS + kf) * n;
+      const int64_t* k = g.kidx.data() + kf * ns;
+      const int64_t kl = k[last];
+      for (size_t li = 0; li < lines.size(); ++li) {
+        const Line& L = lines[li];
+        T* dst = row + L.q;
+        int64_t off = 0;
+        bool ok = true;
+        for (int64_t d = 0; d < no; ++d) {
+          const int64_t idx = g.tab[d][k[d] * g.os[d] + outer[li * no + d]];
+          if (idx < 0) {
+            ok = false;
+            break;
+          }
+          off += idx * g.istr[d];
+        }
+        if (!ok) {
+          std::fill(dst, dst + L.len, T(0));
+          continue;
+        }
+        const T* s = src_c + off;
+        if (g.affine) {
+          const int64_t a = std::max(L.o, g.lo[kl]), b = std::min(L.o + L.len, g.hi[kl]);
+          if (a >= b) {
+            std::fill(dst, dst + L.len, T(0));
+            continue;
+          }
+          std::fill(dst, dst + (a - L.o), T(0));
+          const T* sp = s + (g.v0[kl] + (a - g.lo[kl]) * g.step) * sl;
+          T* dp = dst + (a - L.o);
+          const int64_t cnt = b - a, sst = g.step * sl;
+          if (sst == 1) {
+            std::copy(sp, sp + cnt, dp);
+          } else {
+            for (int64_t j = 0; j < cnt; ++j) dp[j] = sp[j * sst];
+          }
+          std::fill(dst + (b - L.o), dst + L.len, T(0));
+        } else {
+          const int64_t* t = tl.data() + kl * W + L.o;
+          for (int64_t j = 0; j < L.len; ++j) dst[j] = t[j] < 0 ? T(0) : s[t[j] * sl];
+        }
+      }
+    }
+  }
+}
+
+// dst (row-major over `sizes`) = src element at sum idx_d * strides[d], in
+// parallel over fixed blocks of rows.
+template <typename T>
+void StridedToRowMajor(const T* src, absl::Span<const int64_t> sizes,
+                       absl::Span<const int64_t> strides, T* dst) {
+  const int64_t rank = static_cast<int64_t>(sizes.size());
+  int64_t total = 1;
+  for (int64_t s : sizes) total *= s;
+  if (total == 0) return;
+  if (rank == 0) {
+    dst[0] = src[0];
+    return;
+  }
+  const int64_t inner = sizes[rank - 1], istride = strides[rank - 1];
+  const int64_t rows = total / inner;
+  ParallelFor(rows, std::max<int64_t>(1, 8192 / std::max<int64_t>(inner, 1)), [&](int64_t r0, int64_t r1) {
+    std::vector<int64_t> idx(rank, 0);
+    int64_t off = 0, rem = r0;
+    for (int64_t d = rank - 2; d >= 0; --d) {
+      idx[d] = rem % sizes[d];
+      rem /= sizes[d];
+      off += idx[d] * strides[d];
+    }
+    for (int64_t r = r0; r < r1; ++r) {
+      T* out = dst + r * inner;
+      for (int64_t j = 0; j < inner; ++j) out[j] = src[off + j * istride];
+      for (int64_t d = rank - 2; d >= 0; --d) {
+        off += strides[d];
+        if (++idx[d] < sizes[d]) break;
+        off -= strides[d] * sizes[d];
+        idx[d] = 0;
+      }
+    }
+  });
+}
+
+// Store() in parallel (each element converted independently).
+template <typename T>
+void StoreParallel(const T* src, Literal& res) {
+  const int64_t n = res.shape().ElementCount();
+  if (IsNative(res.shape().element_type(), static_cast<const T*>(nullptr))) {
+    T* dst = reinterpret_cast<T*>(res.data());
+    ParallelFor(n, 1 << 16, [&](int64_t i0, int64_t i1) { std::copy(src + i0, src + i1, dst + i0); });
+    return;
+  }
+  const PrimitiveType rt = res.shape().element_type();
+  ParallelFor(n, 4096, [&](int64_t i0, int64_t i1) {
+    for (int64_t i = i0; i < i1; ++i) {
+      if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+        res.SetDouble(i, static_cast<double>(src[i]));
+      } else if constexpr (std::is_same_v<T, c64> || std::is_same_v<T, c128>) {
+        res.SetComplex(i, c128(src[i].real(), src[i].imag()));
+      } else if (rt == PrimitiveType::PRED) {
+        res.SetInt(i, src[i] != 0 ? 1 : 0);
+      } else {
+        res.SetInt(i, static_cast<int64_t>(static_cast<uint64_t>(src[i])));
+      }
+    }
+  });
+}
+
+// Leading dimension for a BLAS matrix of `rows` x `cols` whose rows are
+// `stride` apart (any value >= cols works when there is one row); -1 if
+// BLAS cannot take it.
+int64_t BlasLd(int64_t stride, int64_t rows, int64_t cols) {
+  const int64_t ld = rows <= 1 ? std::max<int64_t>(cols, 1) : stride;
+  if (ld < std::max<int64_t>(cols, 1) || ld > kBlasMax) return -1;
+  return ld;
+}
+
+// Target im2col block size in elements (fits L2 with the GEMM's packing).
+constexpr int64_t kConvColTarget = int64_t{1} << 17;
 
 }  // namespace
 
@@ -800,6 +1043,12 @@ absl::StatusOr<Literal> LinalgEvalConvolution(const Instruction& instr,
   auto acc = AccFor(instr, rt);
   if (!acc.ok()) return acc.status();
   if (out_shape.ElementCount() == 0) return Literal(out_shape);
+  {
+    int64_t ks_total = 1;
+    for (int64_t d = 0; d < ns; ++d) ks_total *= ks_shape.dim(dn->kernel_spatial_dimensions[d]);
+    if (Cg * ks_total > kBlasMax || O > kBlasMax)
+      return OpUnimplemented(instr, "convolution too large");
+  }
   Literal result;
   Literal ltmp, ktmp;
   const Literal& lhs = Untiled(*operands[0], &ltmp);
@@ -812,57 +1061,59 @@ absl::StatusOr<Literal> LinalgEvalConvolution(const Instruction& instr,
     using T = decltype(zero);
     ConvGeom g;
     g.ns = ns;
-    // Input view [N][is...][C].
-    std::vector<int64_t> isz = {N}, istd = {lst[dn->input_batch_dimension]};
-    // Kernel packed [ks...][Cg][O].
-    std::vector<int64_t> ksz, kstd;
-    int64_t kbase = 0;
+    g.Cg = Cg;
+    std::vector<int64_t> ks;
     for (int64_t d = 0; d < ns; ++d) {
-      const int64_t id = dn->input_spatial_dimensions[d];
-      const int64_t kd = dn->kernel_spatial_dimensions[d];
-      g.is.push_back(ls.dim(id));
-      g.ks.push_back(ks_shape.dim(kd));
+      g.is.push_back(ls.dim(dn->input_spatial_dimensions[d]));
+      ks.push_back(ks_shape.dim(dn->kernel_spatial_dimensions[d]));
       g.os.push_back(out_shape.dim(dn->output_spatial_dimensions[d]));
-      isz.push_back(ls.dim(id));
-      istd.push_back(lst[id]);
-      ksz.push_back(ks_shape.dim(kd));
-      if (window.dimensions[d].window_reversal) {
-        kbase += (ks_shape.dim(kd) - 1) * kst[kd];
-        kstd.push_back(-kst[kd]);
-      } else {
-        kstd.push_back(kst[kd]);
-      }
-      g.KS *= g.ks.back();
+      g.KS *= ks.back();
       g.P *= g.os.back();
-      g.IS *= g.is.back();
     }
-    isz.push_back(C);
-    istd.push_back(lst[dn->input_feature_dimension]);
-    ksz.push_back(Cg);
-    kstd.push_back(kst[dn->kernel_input_feature_dimension]);
-    ksz.push_back(O);
-    kstd.push_back(kst[dn->kernel_output_feature_dimension]);
+    const int64_t KK = Cg * g.KS, P = g.P;
+    // ---- input: its own memory, or a channels-last packed copy.
+    const bool native_in = IsNative(lhs.shape().element_type(), static_cast<const T*>(nullptr)) &&
+                           IsNative(rt, static_cast<const T*>(nullptr));
+    const int64_t cstr_lhs = lst[dn->input_feature_dimension];
+    bool positions_major;
     const T* in = nullptr;
     std::vector<T> in_pack;
-    if (IsNative(lhs.shape().element_type(), static_cast<const T*>(nullptr)) &&
-        IsNative(rt, static_cast<const T*>(nullptr)) && IsRowMajorStrides(isz, istd)) {
+    if (native_in && (cstr_lhs == 1 || Cg == 1 || ns > 0)) {
       in = reinterpret_cast<const T*>(lhs.data());
+      g.bstr = lst[dn->input_batch_dimension];
+      g.cstr = cstr_lhs;
+      for (int64_t d = 0; d < ns; ++d) g.istr.push_back(lst[dn->input_spatial_dimensions[d]]);
+      positions_major = ns == 0 || cstr_lhs == 1;
     } else {
-      in_pack.resize(N * C * g.IS);
-      Gather<T>(lhs, 0, isz, istd, rt, in_pack.data());
+      // [N][is...][C], batches converted in parallel.
+      int64_t IS = 1;
+      for (int64_t d = 0; d < ns; ++d) IS *= g.is[d];
+      std::vector<int64_t> isz, istd;
+      for (int64_t d = 0; d < ns; ++d) {
+        isz.push_back(g.is[d]);
+        istd.push_back(lst[dn->input_spatial_dimensions[d]]);
+      }
+      isz.push_back(C);
+      istd.push_back(cstr_lhs);
+      in_pack.resize(N * IS * C);
+      const int64_t bs = lst[dn->input_batch_dimension];
+      ParallelFor(N, 1, [&](int64_t b0, int64_t b1) {
+        for (int64_t b = b0; b < b1; ++b) Gather<T>(lhs, b * bs, isz, istd, rt, in_pack.data() + b * IS * C);
+      });
       in = in_pack.data();
+      g.bstr = IS * C;
+      g.cstr = 1;
+      g.istr.assign(ns, C);
+      for (int64_t d = ns - 2; d >= 0; --d) g.istr[d] = g.istr[d + 1] * g.is[d + 1];
+      positions_major = true;
     }
-    g.istr.assign(ns, C);
-    for (int64_t d = ns - 2; d >= 0; --d) g.istr[d] = g.istr[d + 1] * g.is[d + 1];
-    g.bstr = g.IS * C;
-    std::vector<T> w(O * Cg * g.KS);
-    Gather<T>(ker, kbase, ksz, kstd, rt, w.data());
+    // ---- window tables.
     g.tab.resize(ns);
     for (int64_t d = 0; d < ns; ++d) {
       const WindowDimension& wd = window.dimensions[d];
       auto& t = g.tab[d];
-      t.resize(g.ks[d] * g.os[d]);
-      for (int64_t k = 0; k < g.ks[d]; ++k)
+      t.resize(ks[d] * g.os[d]);
+      for (int64_t k = 0; k < ks[d]; ++k)
         for (int64_t o = 0; o < g.os[d]; ++o) {
           int64_t v = o * wd.stride - wd.padding_low + k * wd.window_dilation;
           if (wd.base_dilation > 1) {
@@ -880,91 +1131,196 @@ absl::StatusOr<Literal> LinalgEvalConvolution(const Instruction& instr,
     for (int64_t kf = 0; kf < g.KS; ++kf) {
       int64_t rem = kf;
       for (int64_t d = ns - 1; d >= 0; --d) {
-        g.kidx[kf * ns + d] = rem % g.ks[d];
-        rem /= g.ks[d];
+        g.kidx[kf * ns + d] = rem % ks[d];
+        rem /= ks[d];
       }
     }
-    const int64_t KK = Cg * g.KS, P = g.P;
-    // Output [Nb][os...][O]: straight into the result when its layout is that.
-    std::vector<int64_t> osz = {Nb}, ostd;
-    std::vector<int64_t> rstr;
+    if (ns > 0) {
+      const int64_t last = ns - 1, W = g.os[last];
+      const WindowDimension& wd = window.dimensions[last];
+      g.affine = wd.base_dilation == 1;
+      g.step = wd.stride;
+      g.lo.assign(ks[last], 0);
+      g.hi.assign(ks[last], 0);
+      g.v0.assign(ks[last], 0);
+      for (int64_t k = 0; k < ks[last]; ++k) {
+        const int64_t* t = g.tab[last].data() + k * W;
+        int64_t lo = 0;
+        while (lo < W && t[lo] < 0) ++lo;
+        int64_t hi = W;
+        while (hi > lo && t[hi - 1] < 0) --hi;
+        g.lo[k] = lo;
+        g.hi[k] = hi;
+        g.v0[k] = lo < hi ? t[lo] : 0;
+      }
+    }
+    // Identity im2col: 1x1 window, every table the identity, positions at
+    // one input stride.
+    {
+      bool id = g.KS == 1;
+      for (int64_t d = 0; d < ns && id; ++d) {
+        if (g.os[d] != g.is[d]) id = false;
+        for (int64_t o = 0; o < g.os[d] && id; ++o)
+          if (g.tab[d][o] != o) id = false;
+      }
+      const int64_t ps = id ? CollapsedStride(g.is, g.istr) : -1;
+      if (ps >= 0) {
+        g.identity = true;
+        g.pstr = ps;
+      }
+    }
+    // ---- kernel, packed for the orientation (window reversal applied).
+    std::vector<T> w(O * KK);
+    {
+      int64_t kbase = 0;
+      std::vector<int64_t> ssz, sstd;
+      for (int64_t d = 0; d < ns; ++d) {
+        const int64_t kd = dn->kernel_spatial_dimensions[d];
+        ssz.push_back(ks[d]);
+        if (window.dimensions[d].window_reversal) {
+          kbase += (ks[d] - 1) * kst[kd];
+          sstd.push_back(-kst[kd]);
+        } else {
+          sstd.push_back(kst[kd]);
+        }
+      }
+      const int64_t ci = kst[dn->kernel_input_feature_dimension];
+      const int64_t co = kst[dn->kernel_output_feature_dimension];
+      std::vector<int64_t> sizes, strides;
+      if (positions_major) {  // [ks...][Cg][O]
+        sizes = ssz;
+        strides = sstd;
+        sizes.push_back(Cg);
+        strides.push_back(ci);
+        sizes.push_back(O);
+        strides.push_back(co);
+      } else {  // [O][Cg][ks...]
+        sizes = {O, Cg};
+        strides = {co, ci};
+        sizes.insert(sizes.end(), ssz.begin(), ssz.end());
+        strides.insert(strides.end(), sstd.begin(), sstd.end());
+      }
+      Gather<T>(ker, kbase, sizes, strides, rt, w.data());
+    }
+    // ---- chunks of output positions.
+    int64_t chunk = std::max<int64_t>(16, kConvColTarget / std::max<int64_t>(KK, 1) / 16 * 16);
+    if (g.identity) chunk = std::max<int64_t>(chunk, 256);
+    if (chunk >= P) chunk = P;
+    const int64_t nchunks = (P + chunk - 1) / chunk;
+    // ---- output: straight into the result when its layout allows.
     const bool out_untiled = out_shape.layout().tiles.empty() &&
                              static_cast<int64_t>(out_shape.layout().minor_to_major.size()) == rank;
-    if (out_untiled) rstr = PhysStrides(out_shape);
-    for (int64_t d = 0; d < ns; ++d) osz.push_back(g.os[d]);
-    osz.push_back(O);
+    int64_t ob = 0, oo = 0, op = 0;  // strides of batch, feature, position
     bool direct = false;
     if (out_untiled && IsNative(rt, static_cast<const T*>(nullptr))) {
-      ostd.push_back(rstr[dn->output_batch_dimension]);
-      for (int64_t d = 0; d < ns; ++d) ostd.push_back(rstr[dn->output_spatial_dimensions[d]]);
-      ostd.push_back(rstr[dn->output_feature_dimension]);
-      direct = IsRowMajorStrides(osz, ostd);
+      const std::vector<int64_t> rstr = PhysStrides(out_shape);
+      std::vector<int64_t> sstr;
+      for (int64_t d = 0; d < ns; ++d) sstr.push_back(rstr[dn->output_spatial_dimensions[d]]);
+      const int64_t ps = CollapsedStride(g.os, sstr);
+      ob = rstr[dn->output_batch_dimension];
+      if (ps >= 0) {
+        if (positions_major) {
+          const int64_t fs = O == 1 ? 1 : rstr[dn->output_feature_dimension];
+          op = BlasLd(ps, P, O);
+          oo = 1;
+          direct = fs == 1 && op >= 0;
+        } else {
+          oo = BlasLd(rstr[dn->output_feature_dimension], O, chunk);
+          op = 1;
+          direct = (ps == 1 || P == 1) && oo >= 0;
+        }
+      }
     }
-    Literal direct_result;
     std::vector<T> out_pack;
     T* out;
     if (direct) {
-      direct_result = Literal(out_shape);
-      out = reinterpret_cast<T*>(direct_result.data());
+      result = Literal::Uninitialized(out_shape);
+      out = reinterpret_cast<T*>(result.data());
     } else {
       out_pack.resize(Nb * P * O);
       out = out_pack.data();
+      ob = P * O;
+      if (positions_major) {
+        op = O;
+        oo = 1;
+      } else {
+        op = 1;
+        oo = P;
+      }
     }
+    // ---- the tasks.
     const int64_t ofg = O / FG, obg = O / BG;
-    const int64_t chunk = std::max<int64_t>(16, (int64_t{1} << 17) / std::max<int64_t>(KK, 1));
-    std::vector<T> col(std::min(chunk, P) * std::max<int64_t>(KK, 1));
-    for (int64_t b = 0; b < Nb; ++b) {
-      for (int64_t p0 = 0; p0 < P; p0 += chunk) {
-        const int64_t p1 = std::min(P, p0 + chunk);
+    const int64_t ntasks = Nb * nchunks;
+    const double task_flops = 2.0 * static_cast<double>(chunk) * O * std::max<int64_t>(KK, 1);
+    const int64_t min_tasks = std::max<int64_t>(1, static_cast<int64_t>(1e6 / task_flops));
+    UseSingleThreadedBlas();
+    // Leading dims of the identity im2col matrix.
+    int64_t id_ld = -1;
+    if (g.identity) {
+      id_ld = positions_major ? BlasLd(g.pstr, chunk, Cg)
+                              : (g.pstr == 1 || P == 1 ? BlasLd(g.cstr, Cg, chunk) : -1);
+      if (id_ld < 0) g.identity = false;
+    }
+    ParallelFor(ntasks, min_tasks, [&](int64_t t0, int64_t t1) {
+      std::vector<T>& col = ConvScratch<T>();
+      if (!g.identity && col.size() < static_cast<size_t>(chunk * KK)) col.resize(chunk * KK);
+      for (int64_t t = t0; t < t1; ++t) {
+        const int64_t b = t / nchunks, p0 = (t % nchunks) * chunk, p1 = std::min(P, p0 + chunk);
+        const int64_t np = p1 - p0;
         int64_t o0 = 0;
         while (o0 < O) {
           const int64_t gf = o0 / ofg, gb = o0 / obg;
           const int64_t o1 = std::min((gf + 1) * ofg, (gb + 1) * obg);
-          if (KK > 0) {
-            ParallelFor(p1 - p0, std::max<int64_t>(1, 2048 / std::max<int64_t>(KK, 1)),
-                        [&](int64_t q0, int64_t q1) {
-                          FillCol<T>(g, in, gb * Nb + b, gf * Cg, Cg, p0 + q0, p0 + q1,
-                                     col.data() + q0 * KK);
-                        });
+          const int64_t bin = gb * Nb + b, chan0 = gf * Cg;
+          T* cout = out + b * ob;
+          if (positions_major) {
+            const T* a;
+            int64_t lda;
+            if (g.identity) {
+              a = in + bin * g.bstr + chan0 * g.cstr + p0 * g.pstr;
+              lda = id_ld;
+            } else {
+              if (KK > 0) FillColPositions<T>(g, in, bin, chan0, p0, p1, col.data());
+              a = col.data();
+              lda = std::max<int64_t>(KK, 1);
+            }
+            TaskGemm<T>(np, o1 - o0, KK, a, lda, w.data() + o0, O, cout + p0 * op + o0, op);
+          } else {
+            const T* bm;
+            int64_t ldb;
+            if (g.identity) {
+              bm = in + bin * g.bstr + chan0 * g.cstr + p0 * g.pstr;
+              ldb = id_ld;
+            } else {
+              if (KK > 0) FillColFeatures<T>(g, in, bin, chan0, p0, p1, col.data());
+              bm = col.data();
+              ldb = std::max<int64_t>(np, 1);
+            }
+            TaskGemm<T>(o1 - o0, np, KK, w.data() + o0 * KK, std::max<int64_t>(KK, 1), bm, ldb,
+                        cout + o0 * oo + p0, oo);
           }
-          Gemm<T>(false, false, p1 - p0, o1 - o0, KK, col.data(), KK, w.data() + o0, O,
-                  out + (b * P + p0) * O + o0, O);
           o0 = o1;
         }
       }
-    }
-    if (direct) {
-      result = std::move(direct_result);
-      return absl::OkStatus();
-    }
-    // out is [Nb][os...][O]; gather it in the result's row-major order.
+    });
+    if (direct) return absl::OkStatus();
+    // out_pack -> the result's row-major order.
     std::vector<int64_t> pstr(rank);
-    pstr[dn->output_batch_dimension] = P * O;
-    pstr[dn->output_feature_dimension] = 1;
-    int64_t acc_s = O;
+    pstr[dn->output_batch_dimension] = ob;
+    pstr[dn->output_feature_dimension] = oo;
+    int64_t acc_s = op;
     for (int64_t d = ns - 1; d >= 0; --d) {
       pstr[dn->output_spatial_dimensions[d]] = acc_s;
       acc_s *= g.os[d];
     }
-    result = RowMajorLiteral(out_shape);
-    std::vector<T> res(out_shape.ElementCount());
-    {
-      const std::vector<int64_t>& sizes = out_shape.dims();
-      const int64_t inner = sizes[rank - 1], istride = pstr[rank - 1];
-      std::vector<int64_t> idx(rank, 0);
-      int64_t off = 0;
-      const int64_t total = out_shape.ElementCount();
-      for (int64_t o = 0; o < total; o += inner) {
-        for (int64_t j = 0; j < inner; ++j) res[o + j] = out[off + j * istride];
-        for (int64_t d = rank - 2; d >= 0; --d) {
-          off += pstr[d];
-          if (++idx[d] < sizes[d]) break;
-          off -= pstr[d] * sizes[d];
-          idx[d] = 0;
-        }
-      }
+    result = RowMajorUninitialized(out_shape);
+    if (IsNative(rt, static_cast<const T*>(nullptr))) {
+      StridedToRowMajor<T>(out, out_shape.dims(), pstr, reinterpret_cast<T*>(result.data()));
+    } else {
+      std::vector<T> res(out_shape.ElementCount());
+      StridedToRowMajor<T>(out, out_shape.dims(), pstr, res.data());
+      StoreParallel<T>(res.data(), result);
     }
-    Store<T>(res.data(), result);
     return absl::OkStatus();
   });
   if (!st.ok()) return st;

@@ -4,11 +4,13 @@
 // broadcast), then one kernel runs over the physical slots in parallel
 // blocks. Running over tile padding slots is harmless: they are never read
 // as values.
+#include <algorithm>
 #include <cstring>
 
 #include "absl/strings/str_cat.h"
 #include "backend_cpu/elementwise_kernels.h"
 #include "backend_cpu/op_eval.h"
+#include "backend_cpu/thread_pool.h"
 
 namespace hlo::cpu {
 namespace {
@@ -33,16 +35,35 @@ absl::StatusOr<ElementwiseAttrs> AttrsOf(const Instruction& instr) {
   return attrs;
 }
 
+template <typename T>
+void FillSpan(const uint8_t* src, uint8_t* dst, int64_t begin, int64_t end) {
+  T v;
+  std::memcpy(&v, src, sizeof v);
+  T* p = reinterpret_cast<T*>(dst);
+  std::fill(p + begin, p + end, v);
+}
+
 // A literal of `shape` (the result's shape but the operand's element type)
-// holding the scalar `scalar` in every slot.
+// holding the scalar `scalar` in every slot. Written completely by the
+// parallel fill, so the storage starts uninitialised.
 Literal BroadcastScalar(const Literal& scalar, const Shape& shape) {
   Shape s = shape;
   s.set_element_type(scalar.shape().element_type());
-  Literal out(s);
+  Literal out = Literal::Uninitialized(s);
   const int b = out.element_bytes();
   const int64_t n = out.physical_count();
   uint8_t* dst = out.data();
-  for (int64_t i = 0; i < n; ++i) std::memcpy(dst + i * b, scalar.data(), b);
+  const uint8_t* src = scalar.data();
+  ParallelFor(n, kElementwiseBlock, [&](int64_t begin, int64_t end) {
+    switch (b) {
+      case 1: std::memset(dst + begin, *src, static_cast<size_t>(end - begin)); break;
+      case 2: FillSpan<uint16_t>(src, dst, begin, end); break;
+      case 4: FillSpan<uint32_t>(src, dst, begin, end); break;
+      case 8: FillSpan<uint64_t>(src, dst, begin, end); break;
+      default:
+        for (int64_t i = begin; i < end; ++i) std::memcpy(dst + i * b, src, b);
+    }
+  });
   return out;
 }
 
@@ -83,7 +104,9 @@ absl::StatusOr<Literal> EvalElementwise(const Instruction& instr,
     inputs[i] = converted[i].data();
   }
 
-  Literal out(result_shape);
+  // Every physical slot (tile padding included) is written by the parallel
+  // kernel: no zero-fill pass, and first touch happens in the writers.
+  Literal out = Literal::Uninitialized(result_shape);
   RunElementwise(*kernel, inputs, out.data(), out.physical_count(), attrs->params());
   return out;
 }

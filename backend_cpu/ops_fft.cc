@@ -1,12 +1,33 @@
 // fft of the linalg family, through FFTW (fftwf_* for c64/f32, fftw_* for
-// c128/f64). Plans are created under one mutex (FFTW's planner is not
-// thread safe) with FFTW_ESTIMATE and cached by (precision, kind, lengths,
-// batch); execution uses the new-array interface on fftw_malloc'ed buffers
-// (always out of place, so alignment and placement match the plan).
+// c128/f64).
+//
+// The transform runs straight on the operand's and the result's storage,
+// whatever their (untiled) layouts: a guru64 plan describes the transformed
+// dims and the batch dims with the literals' physical strides, so there is
+// no relayout, no staging buffer and no copy (IRFFT alone copies its input
+// first: FFTW's complex-to-real transforms overwrite their input). The
+// result literal is allocated without the zero-fill pass.
+//
+// Plans are made with FFTW_ESTIMATE (deterministic: FFTW_MEASURE picks a
+// plan by timing, so results could change from run to run) under one mutex
+// (FFTW's planner is not thread safe) and cached by (precision, kind,
+// sizes, strides, array alignments, thread count); FFTW_ESTIMATE planning
+// does not touch the arrays, so plans are made on the real literals.
+//
+// Threads: large transforms are planned for FftPlanThreads() threads (see
+// fft_config.h for the thresholds) and FFTW's
+// parallel loops are handed to our pool (fftw_threads_set_callback ->
+// ParallelFor), so FFTW never starts threads of its own, never
+// oversubscribes the pool, and runs inline when the pool is busy or nested.
+// The plan (hence the arithmetic) depends only on the problem, never on the
+// pool width: results are bit-identical for any width.
+//
 // FFT is unnormalised; IFFT and IRFFT are scaled by 1/prod(fft_length) as
 // XLA does.
 #include <fftw3.h>
 
+#include <algorithm>
+#include <atomic>
 #include <complex>
 #include <cstdint>
 #include <cstring>
@@ -16,7 +37,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/synchronization/mutex.h"
+#include "backend_cpu/fft_config.h"
 #include "backend_cpu/op_eval.h"
+#include "backend_cpu/thread_pool.h"
 
 namespace hlo::cpu {
 
@@ -27,13 +50,27 @@ namespace {
 
 enum class FftKind { kFft, kIfft, kRfft, kIrfft };
 
+// FFTW threads a plan is made for when the transform is large enough (not
+// the pool width: see the header comment and fft_config.h).
+std::atomic<int> fft_plan_threads{2};
+std::atomic<int64_t> fft_thread_min_points{int64_t{1} << 22};
+
+// One transformed or batch dimension: size, input stride, output stride
+// (strides in elements of the respective array's type).
+struct FftDim {
+  int64_t n, is, os;
+  bool operator<(const FftDim& o) const { return std::tie(n, is, os) < std::tie(o.n, o.is, o.os); }
+  bool operator==(const FftDim& o) const { return n == o.n && is == o.is && os == o.os; }
+};
+
 struct PlanKey {
   bool dbl;
   FftKind kind;
-  std::vector<int> n;
-  int64_t howmany;
+  std::vector<FftDim> dims, batch;
+  int in_align, out_align, threads;
   bool operator<(const PlanKey& o) const {
-    return std::tie(dbl, kind, n, howmany) < std::tie(o.dbl, o.kind, o.n, o.howmany);
+    return std::tie(dbl, kind, dims, batch, in_align, out_align, threads) <
+           std::tie(o.dbl, o.kind, o.dims, o.batch, o.in_align, o.out_align, o.threads);
   }
 };
 
@@ -48,6 +85,25 @@ std::map<PlanKey, void*>& PlanCache() {
 }
 constexpr size_t kMaxPlans = 512;
 
+// FFTW's parallel loop, run on our pool: njobs independent jobs.
+void PoolParallelLoop(void* (*work)(char*), char* jobdata, size_t elsize, int njobs, void*) {
+  ParallelFor(njobs, 1, [&](int64_t j0, int64_t j1) {
+    for (int64_t j = j0; j < j1; ++j) work(jobdata + elsize * static_cast<size_t>(j));
+  });
+}
+
+// Sets up FFTW's thread support once (called under PlanMutex).
+bool FftwThreadsReady() {
+  static const bool ok = [] {
+    const bool f = fftwf_init_threads() != 0;
+    const bool d = fftw_init_threads() != 0;
+    if (f) fftwf_threads_set_callback(&PoolParallelLoop, nullptr);
+    if (d) fftw_threads_set_callback(&PoolParallelLoop, nullptr);
+    return f && d;
+  }();
+  return ok;
+}
+
 template <bool kDouble>
 struct Fftw;
 
@@ -56,29 +112,28 @@ struct Fftw<false> {
   using Real = float;
   using Cplx = fftwf_complex;
   using Plan = fftwf_plan;
+  using Dim = fftwf_iodim64;
   static void* Malloc(size_t n) { return fftwf_malloc(n); }
   static void Free(void* p) { fftwf_free(p); }
-  static Plan MakePlan(FftKind kind, const std::vector<int>& n, int howmany, void* in, void* out) {
-    const int rank = static_cast<int>(n.size());
-    int total = 1;
-    for (int v : n) total *= v;
-    const int last_c = n.back() / 2 + 1;
-    const int ctotal = total / n.back() * last_c;
+  static int Align(const void* p) {
+    return fftwf_alignment_of(const_cast<Real*>(static_cast<const Real*>(p)));
+  }
+  static void Threads(int n) { fftwf_plan_with_nthreads(n); }
+  static Plan MakePlan(FftKind kind, int rank, const Dim* dims, int hrank, const Dim* hdims,
+                       void* in, void* out) {
     switch (kind) {
       case FftKind::kFft:
       case FftKind::kIfft:
-        return fftwf_plan_many_dft(rank, n.data(), howmany, static_cast<Cplx*>(in), nullptr, 1,
-                                   total, static_cast<Cplx*>(out), nullptr, 1, total,
-                                   kind == FftKind::kFft ? FFTW_FORWARD : FFTW_BACKWARD,
-                                   FFTW_ESTIMATE);
+        return fftwf_plan_guru64_dft(rank, dims, hrank, hdims, static_cast<Cplx*>(in),
+                                     static_cast<Cplx*>(out),
+                                     kind == FftKind::kFft ? FFTW_FORWARD : FFTW_BACKWARD,
+                                     FFTW_ESTIMATE | FFTW_PRESERVE_INPUT);
       case FftKind::kRfft:
-        return fftwf_plan_many_dft_r2c(rank, n.data(), howmany, static_cast<Real*>(in), nullptr,
-                                       1, total, static_cast<Cplx*>(out), nullptr, 1, ctotal,
-                                       FFTW_ESTIMATE);
+        return fftwf_plan_guru64_dft_r2c(rank, dims, hrank, hdims, static_cast<Real*>(in),
+                                         static_cast<Cplx*>(out), FFTW_ESTIMATE | FFTW_PRESERVE_INPUT);
       case FftKind::kIrfft:
-        return fftwf_plan_many_dft_c2r(rank, n.data(), howmany, static_cast<Cplx*>(in), nullptr,
-                                       1, ctotal, static_cast<Real*>(out), nullptr, 1, total,
-                                       FFTW_ESTIMATE);
+        return fftwf_plan_guru64_dft_c2r(rank, dims, hrank, hdims, static_cast<Cplx*>(in),
+                                         static_cast<Real*>(out), FFTW_ESTIMATE);
     }
     return nullptr;
   }
@@ -104,29 +159,28 @@ struct Fftw<true> {
   using Real = double;
   using Cplx = fftw_complex;
   using Plan = fftw_plan;
+  using Dim = fftw_iodim64;
   static void* Malloc(size_t n) { return fftw_malloc(n); }
   static void Free(void* p) { fftw_free(p); }
-  static Plan MakePlan(FftKind kind, const std::vector<int>& n, int howmany, void* in, void* out) {
-    const int rank = static_cast<int>(n.size());
-    int total = 1;
-    for (int v : n) total *= v;
-    const int last_c = n.back() / 2 + 1;
-    const int ctotal = total / n.back() * last_c;
+  static int Align(const void* p) {
+    return fftw_alignment_of(const_cast<Real*>(static_cast<const Real*>(p)));
+  }
+  static void Threads(int n) { fftw_plan_with_nthreads(n); }
+  static Plan MakePlan(FftKind kind, int rank, const Dim* dims, int hrank, const Dim* hdims,
+                       void* in, void* out) {
     switch (kind) {
       case FftKind::kFft:
       case FftKind::kIfft:
-        return fftw_plan_many_dft(rank, n.data(), howmany, static_cast<Cplx*>(in), nullptr, 1,
-                                  total, static_cast<Cplx*>(out), nullptr, 1, total,
-                                  kind == FftKind::kFft ? FFTW_FORWARD : FFTW_BACKWARD,
-                                  FFTW_ESTIMATE);
+        return fftw_plan_guru64_dft(rank, dims, hrank, hdims, static_cast<Cplx*>(in),
+                                    static_cast<Cplx*>(out),
+                                    kind == FftKind::kFft ? FFTW_FORWARD : FFTW_BACKWARD,
+                                    FFTW_ESTIMATE | FFTW_PRESERVE_INPUT);
       case FftKind::kRfft:
-        return fftw_plan_many_dft_r2c(rank, n.data(), howmany, static_cast<Real*>(in), nullptr, 1,
-                                      total, static_cast<Cplx*>(out), nullptr, 1, ctotal,
-                                      FFTW_ESTIMATE);
+        return fftw_plan_guru64_dft_r2c(rank, dims, hrank, hdims, static_cast<Real*>(in),
+                                        static_cast<Cplx*>(out), FFTW_ESTIMATE | FFTW_PRESERVE_INPUT);
       case FftKind::kIrfft:
-        return fftw_plan_many_dft_c2r(rank, n.data(), howmany, static_cast<Cplx*>(in), nullptr, 1,
-                                      ctotal, static_cast<Real*>(out), nullptr, 1, total,
-                                      FFTW_ESTIMATE);
+        return fftw_plan_guru64_dft_c2r(rank, dims, hrank, hdims, static_cast<Cplx*>(in),
+                                        static_cast<Real*>(out), FFTW_ESTIMATE);
     }
     return nullptr;
   }
@@ -155,21 +209,24 @@ struct FftwBuf {
   }
 };
 
-// Runs the transform: `in` holds in_bytes of input (row-major), `out`
-// receives out_bytes. Returns false if FFTW could not plan it.
+// Runs the transform on `in` (in_bytes of storage) into `out`. Returns false
+// if FFTW could not plan it.
 template <bool kDouble>
-bool RunFft(FftKind kind, const std::vector<int>& n, int howmany, const void* in, size_t in_bytes,
-            void* out, size_t out_bytes) {
+bool RunFft(FftKind kind, const std::vector<FftDim>& dims, const std::vector<FftDim>& batch,
+            int threads, const void* in, size_t in_bytes, void* out) {
   using F = Fftw<kDouble>;
-  FftwBuf ib, ob;
-  ib.p = F::Malloc(std::max<size_t>(in_bytes, 16));
-  ib.free_fn = &F::Free;
-  ob.p = F::Malloc(std::max<size_t>(out_bytes, 16));
-  ob.free_fn = &F::Free;
-  if (ib.p == nullptr || ob.p == nullptr) return false;
+  void* src = const_cast<void*>(in);  // not written: FFTW_PRESERVE_INPUT
+  FftwBuf copy;
+  if (kind == FftKind::kIrfft) {  // c2r destroys its input
+    copy.p = F::Malloc(std::max<size_t>(in_bytes, 16));
+    copy.free_fn = &F::Free;
+    if (copy.p == nullptr) return false;
+    std::memcpy(copy.p, in, in_bytes);
+    src = copy.p;
+  }
+  const PlanKey key{kDouble, kind, dims, batch, F::Align(src), F::Align(out), threads};
   typename F::Plan plan = nullptr;
   bool cached = false;
-  const PlanKey key{kDouble, kind, n, howmany};
   {
     absl::MutexLock lock(&PlanMutex());
     auto it = PlanCache().find(key);
@@ -177,8 +234,13 @@ bool RunFft(FftKind kind, const std::vector<int>& n, int howmany, const void* in
       plan = static_cast<typename F::Plan>(it->second);
       cached = true;
     } else {
-      // FFTW_ESTIMATE does not touch the arrays' contents.
-      plan = F::MakePlan(kind, n, howmany, ib.p, ob.p);
+      std::vector<typename F::Dim> d, h;
+      for (const FftDim& x : dims) d.push_back({x.n, x.is, x.os});
+      for (const FftDim& x : batch) h.push_back({x.n, x.is, x.os});
+      F::Threads(threads > 1 && FftwThreadsReady() ? threads : 1);
+      // FFTW_ESTIMATE planning does not touch the arrays.
+      plan = F::MakePlan(kind, static_cast<int>(d.size()), d.data(), static_cast<int>(h.size()),
+                         h.data(), src, out);
       if (plan != nullptr && PlanCache().size() < kMaxPlans) {
         PlanCache()[key] = static_cast<void*>(plan);
         cached = true;
@@ -186,9 +248,7 @@ bool RunFft(FftKind kind, const std::vector<int>& n, int howmany, const void* in
     }
   }
   if (plan == nullptr) return false;
-  std::memcpy(ib.p, in, in_bytes);
-  F::Execute(plan, kind, ib.p, ob.p);
-  std::memcpy(out, ob.p, out_bytes);
+  F::Execute(plan, kind, src, out);
   if (!cached) {
     absl::MutexLock lock(&PlanMutex());
     F::Destroy(plan);
@@ -196,7 +256,38 @@ bool RunFft(FftKind kind, const std::vector<int>& n, int howmany, const void* in
   return true;
 }
 
+// Multiplies the n reals at p by s, in parallel over fixed blocks.
+template <typename R>
+void Scale(R* p, int64_t n, R s) {
+  ParallelFor(n, int64_t{1} << 16, [&](int64_t i0, int64_t i1) {
+    for (int64_t i = i0; i < i1; ++i) p[i] /= s;
+  });
+}
+
+// Physical stride (in elements) of every dim of an untiled shape.
+std::vector<int64_t> ElementStrides(const Shape& s) {
+  std::vector<int64_t> st(s.rank(), 1);
+  int64_t acc = 1;
+  for (int64_t d : s.layout().minor_to_major) {
+    st[d] = acc;
+    acc *= s.dim(d);
+  }
+  return st;
+}
+
+bool IsUntiled(const Shape& s) {
+  return s.layout().tiles.empty() &&
+         static_cast<int64_t>(s.layout().minor_to_major.size()) == s.rank();
+}
+
 }  // namespace
+
+int FftPlanThreads() { return fft_plan_threads.load(std::memory_order_relaxed); }
+int64_t FftThreadMinPoints() { return fft_thread_min_points.load(std::memory_order_relaxed); }
+void SetFftThreading(int threads, int64_t min_points) {
+  fft_plan_threads.store(std::max(1, threads), std::memory_order_relaxed);
+  fft_thread_min_points.store(std::max<int64_t>(0, min_points), std::memory_order_relaxed);
+}
 
 absl::StatusOr<Literal> LinalgEvalFft(const Instruction& instr,
                                       absl::Span<const Literal* const> operands) {
@@ -249,7 +340,6 @@ absl::StatusOr<Literal> LinalgEvalFft(const Instruction& instr,
   for (int64_t i = 0; i < rank - r; ++i)
     if (is.dim(i) != os.dim(i)) return OpError(instr, "batch dimensions of operand and result differ");
   int64_t total = 1;
-  std::vector<int> n;
   for (int64_t j = 0; j < r; ++j) {
     const int64_t L = (*len)[j];
     const int64_t d = rank - r + j;
@@ -260,38 +350,40 @@ absl::StatusOr<Literal> LinalgEvalFft(const Instruction& instr,
     if (last && kind == FftKind::kIrfft) want_in = L / 2 + 1;
     if (is.dim(d) != want_in || os.dim(d) != want_out)
       return OpError(instr, absl::StrCat("dimension ", d, " does not match fft_length"));
-    n.push_back(static_cast<int>(L));
     total *= L;
   }
-  Literal result = RowMajorLiteral(os);
   int64_t howmany = 1;
   for (int64_t i = 0; i < rank - r; ++i) howmany *= is.dim(i);
-  if (total == 0 || howmany == 0) return ToLayout(std::move(result), os.layout());
+  if (total == 0 || howmany == 0) return ToLayout(RowMajorLiteral(os), os.layout());
   if (howmany > (int64_t{1} << 30) || total * howmany > (int64_t{1} << 40))
     return OpUnimplemented(instr, "FFT too large");
+  // Operand and result in their own layouts when untiled.
   Literal tmp;
-  const Literal& in = RowMajor(*operands[0], &tmp);
-  const int ebytes_in = PrimitiveTypeByteSize(it);
-  const int ebytes_out = PrimitiveTypeByteSize(ot);
-  const size_t in_bytes = static_cast<size_t>(is.ElementCount()) * ebytes_in;
-  const size_t out_bytes = static_cast<size_t>(os.ElementCount()) * ebytes_out;
-  const bool ok = dbl ? RunFft<true>(kind, n, static_cast<int>(howmany), in.data(), in_bytes,
-                                     result.data(), out_bytes)
-                      : RunFft<false>(kind, n, static_cast<int>(howmany), in.data(), in_bytes,
-                                      result.data(), out_bytes);
+  const Literal& in = IsUntiled(is) ? *operands[0] : RowMajor(*operands[0], &tmp);
+  const bool out_direct = IsUntiled(os);
+  Literal result = out_direct ? Literal::Uninitialized(os) : RowMajorUninitialized(os);
+  const std::vector<int64_t> ist = ElementStrides(in.shape()), ost = ElementStrides(result.shape());
+  std::vector<FftDim> dims, batch;
+  for (int64_t j = 0; j < r; ++j) {
+    const int64_t d = rank - r + j;
+    dims.push_back({(*len)[j], ist[d], ost[d]});
+  }
+  for (int64_t i = 0; i < rank - r; ++i)
+    if (is.dim(i) != 1) batch.push_back({is.dim(i), ist[i], ost[i]});
+  const int threads = total * howmany >= FftThreadMinPoints() ? FftPlanThreads() : 1;
+  const size_t in_bytes = in.size_bytes();
+  const bool ok = dbl ? RunFft<true>(kind, dims, batch, threads, in.data(), in_bytes, result.data())
+                      : RunFft<false>(kind, dims, batch, threads, in.data(), in_bytes, result.data());
   if (!ok) return OpUnimplemented(instr, "FFTW could not plan this transform");
   if (kind == FftKind::kIfft || kind == FftKind::kIrfft) {
     const int64_t cnt = os.ElementCount() * (IsComplex(ot) ? 2 : 1);
     if (dbl) {
-      double* p = reinterpret_cast<double*>(result.data());
-      const double s = static_cast<double>(total);
-      for (int64_t i = 0; i < cnt; ++i) p[i] /= s;
+      Scale<double>(reinterpret_cast<double*>(result.data()), cnt, static_cast<double>(total));
     } else {
-      float* p = reinterpret_cast<float*>(result.data());
-      const float s = static_cast<float>(total);
-      for (int64_t i = 0; i < cnt; ++i) p[i] /= s;
+      Scale<float>(reinterpret_cast<float*>(result.data()), cnt, static_cast<float>(total));
     }
   }
+  if (out_direct) return result;
   return ToLayout(std::move(result), os.layout());
 }
 

@@ -13,6 +13,8 @@
 //
 // Run: build/bench/parse_bench   (see bench/README.md)
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <memory>
 #include <string>
@@ -23,6 +25,7 @@
 #include "ir/verifier.h"
 #include "parser/parser.h"
 #include "passes/pipeline.h"
+#include "tools/heap_setup.h"
 
 namespace hlo {
 namespace {
@@ -234,4 +237,20 @@ BENCHMARK(BM_Print)->Arg(5)->Arg(50)->Unit(benchmark::kMillisecond);
 }  // namespace
 }  // namespace hlo
 
-BENCHMARK_MAIN();
+// `parse_bench --dump=MB` writes the generated MB-megabyte module to stdout
+// instead of benchmarking (to profile hlo-opt on the same text).
+int main(int argc, char** argv) {
+  // The same heap set-up as hlo-opt/hlo-run use for big inputs (see
+  // tools/heap_setup.h); HLO_HUGEPAGE_HEAP=0 measures without it.
+  hlo::MaybeReexecWithHugePageHeap(argc, argv, /*always=*/true);
+  if (argc == 2 && absl::string_view(argv[1]).substr(0, 7) == "--dump=") {
+    const hlo::Generated& g = hlo::GetModule(std::atoll(argv[1] + 7));
+    std::fwrite(g.text.data(), 1, g.text.size(), stdout);
+    return 0;
+  }
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

@@ -192,6 +192,35 @@ struct RawText {
 // attribute lists stay copyable).
 using LiteralPtr = std::shared_ptr<const Literal>;
 
+// A large attribute payload held on the heap with value semantics. The
+// variant below is as large as its largest alternative and every
+// instruction carries a list of them, so the rare big structs (sharding,
+// metadata, domain, dimension labels, shapes) are boxed: AttrValue stays at
+// 64 bytes instead of over 600. A moved-from Boxed is empty and may only be
+// assigned to or destroyed.
+template <typename T>
+class Boxed {
+ public:
+  Boxed() : p_(std::make_unique<T>()) {}
+  Boxed(T value) : p_(std::make_unique<T>(std::move(value))) {}  // NOLINT: implicit on purpose
+  Boxed(const Boxed& o) : p_(std::make_unique<T>(*o.p_)) {}
+  Boxed(Boxed&&) noexcept = default;
+  Boxed& operator=(const Boxed& o) {
+    if (this != &o) p_ = std::make_unique<T>(*o.p_);
+    return *this;
+  }
+  Boxed& operator=(Boxed&&) noexcept = default;
+  const T& get() const { return *p_; }
+  T& get() { return *p_; }
+  const T& operator*() const { return *p_; }
+  const T* operator->() const { return p_.get(); }
+  bool operator==(const Boxed& o) const { return *p_ == *o.p_; }
+  bool operator!=(const Boxed& o) const { return !(*this == o); }
+
+ private:
+  std::unique_ptr<T> p_;
+};
+
 using AttrValue = std::variant<
     bool,                               // kBool
     int64_t,                            // kInt
@@ -202,24 +231,53 @@ using AttrValue = std::variant<
     std::vector<bool>,                  // kBoolList
     std::vector<std::string>,           // kEnumList
     Window,                             // kWindow
-    ConvolutionDimensionNumbers,        // kConvDimLabels
+    Boxed<ConvolutionDimensionNumbers>, // kConvDimLabels
     PaddingConfig,                      // kPaddingConfig
     SliceRanges,                        // kSliceRanges
-    Shape,                              // kShape
+    Boxed<Shape>,                       // kShape
     std::vector<Shape>,                 // kShapeList
     Computation*,                       // kComputation
     std::vector<Computation*>,          // kComputationList
     StringOrDict,                       // kStringOrDict
     LiteralPtr,                         // kLiteral
-    CollectiveDeviceList,               // kReplicaGroups
-    Sharding,                           // kSharding
-    OpMetadata,                         // kMetadata
+    Boxed<CollectiveDeviceList>,        // kReplicaGroups
+    Boxed<Sharding>,                    // kSharding
+    Boxed<OpMetadata>,                  // kMetadata
     FrontendAttributes,                 // kFrontendAttributes
     Statistics,                         // kStatistics
     std::vector<OutputOperandAlias>,    // kOutputOperandAliasing
-    DomainSpec,                         // kDomain
+    Boxed<DomainSpec>,                  // kDomain
     ResultAccuracy,                     // kResultAccuracy
     RawText                             // kRaw
     >;
+
+// The stored alternative for an attribute of C++ type T (Boxed<T> for the
+// boxed ones), and typed access that hides the boxing.
+template <typename T>
+struct AttrStorage {
+  using type = T;
+  static const T* Unwrap(const type* v) { return v; }
+};
+template <typename T>
+struct AttrStorageBoxed {
+  using type = Boxed<T>;
+  static const T* Unwrap(const type* v) { return v ? &v->get() : nullptr; }
+};
+template <> struct AttrStorage<ConvolutionDimensionNumbers> : AttrStorageBoxed<ConvolutionDimensionNumbers> {};
+template <> struct AttrStorage<Shape> : AttrStorageBoxed<Shape> {};
+template <> struct AttrStorage<CollectiveDeviceList> : AttrStorageBoxed<CollectiveDeviceList> {};
+template <> struct AttrStorage<Sharding> : AttrStorageBoxed<Sharding> {};
+template <> struct AttrStorage<OpMetadata> : AttrStorageBoxed<OpMetadata> {};
+template <> struct AttrStorage<DomainSpec> : AttrStorageBoxed<DomainSpec> {};
+
+// nullptr unless `v` holds a T.
+template <typename T>
+const T* AttrGet(const AttrValue& v) {
+  return AttrStorage<T>::Unwrap(std::get_if<typename AttrStorage<T>::type>(&v));
+}
+template <typename T>
+bool AttrHolds(const AttrValue& v) {
+  return std::holds_alternative<typename AttrStorage<T>::type>(v);
+}
 
 }  // namespace hlo

@@ -2,10 +2,60 @@
 
 #include <sys/mman.h>
 
+#include <mutex>
+#include <utility>
+#include <vector>
+
 namespace hlo {
 namespace {
 constexpr size_t kHugePage = size_t{2} << 20;
 constexpr size_t kHugeThreshold = size_t{1} << 20;
+
+// Freed large buffers kept for reuse by a request of the same rounded size.
+// A program that runs a module repeatedly (hlo-run --iterations, the
+// benchmarks, while loops) would otherwise get a fresh mapping for every
+// big value and pay the kernel's page faults and zeroing each time. The
+// cache is bounded; beyond the bound buffers go back to the system.
+class LargeBufferCache {
+ public:
+  static LargeBufferCache& Get() {
+    static auto* cache = new LargeBufferCache();  // never destroyed: used until exit
+    return *cache;
+  }
+  void* Take(size_t rounded) {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (size_t i = 0; i < entries_.size(); ++i) {
+      if (entries_[i].first != rounded) continue;
+      void* p = entries_[i].second;
+      entries_[i] = entries_.back();
+      entries_.pop_back();
+      cached_bytes_ -= rounded;
+      return p;
+    }
+    return nullptr;
+  }
+  bool Keep(void* p, size_t rounded) {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (entries_.size() >= kMaxEntries || cached_bytes_ + rounded > kMaxBytes) return false;
+    entries_.emplace_back(rounded, p);
+    cached_bytes_ += rounded;
+    return true;
+  }
+
+ private:
+#if defined(__SANITIZE_ADDRESS__)
+  static constexpr size_t kMaxEntries = 0;  // keep AddressSanitizer's use-after-free checks
+#else
+  static constexpr size_t kMaxEntries = 16;
+#endif
+  static constexpr size_t kMaxBytes = size_t{1} << 30;
+  std::mutex mu_;
+  std::vector<std::pair<size_t, void*>> entries_;
+  size_t cached_bytes_ = 0;
+};
+
+size_t RoundToHugePage(size_t bytes) { return (bytes + kHugePage - 1) / kHugePage * kHugePage; }
+
 }  // namespace
 
 void* AllocateBuffer(size_t bytes) {
@@ -14,13 +64,18 @@ void* AllocateBuffer(size_t bytes) {
     if (p == nullptr) throw std::bad_alloc();
     return p;
   }
-  const size_t rounded = (bytes + kHugePage - 1) / kHugePage * kHugePage;
+  const size_t rounded = RoundToHugePage(bytes);
+  if (void* cached = LargeBufferCache::Get().Take(rounded)) return cached;
   void* p = std::aligned_alloc(kHugePage, rounded);
   if (p == nullptr) throw std::bad_alloc();
   madvise(p, rounded, MADV_HUGEPAGE);  // a hint: failure only costs speed
   return p;
 }
 
-void FreeBuffer(void* p, size_t) { std::free(p); }
+void FreeBuffer(void* p, size_t bytes) {
+  if (p == nullptr) return;
+  if (bytes >= kHugeThreshold && LargeBufferCache::Get().Keep(p, RoundToHugePage(bytes))) return;
+  std::free(p);
+}
 
 }  // namespace hlo

@@ -10,8 +10,10 @@ Instruction* Computation::AddInstruction(std::unique_ptr<Instruction> inst) {
   Instruction* raw = inst.get();
   raw->parent_ = this;
   raw->unique_id_ = next_id_++;
-  list_.push_back(std::move(inst));
-  where_[raw] = std::prev(list_.end());
+  raw->slot_ = static_cast<int64_t>(slots_.size());
+  slots_.push_back(std::move(inst));
+  ++live_;
+  InvalidateOrder();
   if (raw->opcode() == Opcode::kParameter && raw->parameter_number() >= 0) {
     int64_t n = raw->parameter_number();
     if (static_cast<int64_t>(parameters_.size()) <= n) parameters_.resize(n + 1, nullptr);
@@ -25,8 +27,8 @@ absl::Status Computation::RemoveInstruction(Instruction* inst) {
     return absl::FailedPreconditionError(absl::StrCat("cannot remove ", inst->name(), ": it has users"));
   if (inst == root_)
     return absl::FailedPreconditionError(absl::StrCat("cannot remove root ", inst->name()));
-  auto it = where_.find(inst);
-  if (it == where_.end())
+  if (inst->parent_ != this || inst->slot_ < 0 || inst->slot_ >= static_cast<int64_t>(slots_.size()) ||
+      slots_[inst->slot_].get() != inst)
     return absl::NotFoundError(absl::StrCat(inst->name(), " is not in computation ", name_));
   inst->RemoveAllOperands();
   inst->DropAllControlDeps();
@@ -34,9 +36,22 @@ absl::Status Computation::RemoveInstruction(Instruction* inst) {
     for (auto& p : parameters_)
       if (p == inst) p = nullptr;
   }
-  list_.erase(it->second);
-  where_.erase(it);
+  slots_[inst->slot_].reset();
+  --live_;
+  InvalidateOrder();
+  if (slots_.size() > 64 && static_cast<size_t>(live_) * 2 < slots_.size()) Compact();
   return absl::OkStatus();
+}
+
+void Computation::Compact() {
+  size_t out = 0;
+  for (size_t i = 0; i < slots_.size(); ++i) {
+    if (!slots_[i]) continue;
+    slots_[i]->slot_ = static_cast<int64_t>(out);
+    if (out != i) slots_[out] = std::move(slots_[i]);
+    ++out;
+  }
+  slots_.resize(out);
 }
 
 int64_t Computation::RemoveDeadInstructions() {
@@ -59,19 +74,39 @@ int64_t Computation::RemoveDeadInstructions() {
 
 std::vector<Instruction*> Computation::instructions() const {
   std::vector<Instruction*> out;
-  out.reserve(list_.size());
-  for (const auto& p : list_) out.push_back(p.get());
+  out.reserve(static_cast<size_t>(live_));
+  for (const auto& p : slots_)
+    if (p) out.push_back(p.get());
   return out;
 }
 
 std::vector<Instruction*> Computation::MakePostOrder() const {
+  std::lock_guard<std::mutex> lock(order_mu_);
+  if (order_generation_ != generation_) {
+    order_cache_ = ComputePostOrder();
+    order_generation_ = generation_;
+  }
+  return order_cache_;
+}
+
+std::vector<Instruction*> Computation::ComputePostOrder() const {
   std::vector<Instruction*> order;
-  order.reserve(list_.size());
-  absl::flat_hash_set<const Instruction*> visited;
+  order.reserve(static_cast<size_t>(live_));
+  // unique ids are dense per computation: a flag array, not a hash set.
+  std::vector<char> visited(static_cast<size_t>(next_id_), 0);
+  absl::flat_hash_set<const Instruction*> foreign;  // edges into other computations (invalid graphs)
+  auto mark = [&](const Instruction* inst) {
+    if (inst->parent() != this || inst->unique_id() < 0 || inst->unique_id() >= next_id_)
+      return foreign.insert(inst).second;
+    char& v = visited[static_cast<size_t>(inst->unique_id())];
+    if (v) return false;
+    v = 1;
+    return true;
+  };
   // Iterative DFS: (instruction, next edge index); edges = operands then control preds.
   std::vector<std::pair<Instruction*, size_t>> stack;
   auto visit = [&](Instruction* start) {
-    if (!visited.insert(start).second) return;
+    if (!mark(start)) return;
     stack.push_back({start, 0});
     while (!stack.empty()) {
       auto& [inst, next] = stack.back();
@@ -80,7 +115,7 @@ std::vector<Instruction*> Computation::MakePostOrder() const {
       if (next < n_all) {
         Instruction* dep = next < n_ops ? inst->operands()[next] : inst->control_predecessors()[next - n_ops];
         ++next;
-        if (visited.insert(dep).second) stack.push_back({dep, 0});
+        if (mark(dep)) stack.push_back({dep, 0});
       } else {
         order.push_back(inst);
         stack.pop_back();
@@ -89,18 +124,20 @@ std::vector<Instruction*> Computation::MakePostOrder() const {
   };
   // Every instruction nobody depends on (and the root) starts a DFS, in
   // creation order, as XLA prints it.
-  for (const auto& p : list_) {
+  for (const auto& p : slots_) {
+    if (!p) continue;
     Instruction* inst = p.get();
     if ((inst->users().empty() && inst->control_successors().empty()) || inst == root_) visit(inst);
   }
   // Anything unreachable from a user-less instruction (cycles) still gets printed.
-  for (const auto& p : list_) visit(p.get());
+  for (const auto& p : slots_)
+    if (p) visit(p.get());
   return order;
 }
 
 Instruction* Computation::FindInstruction(absl::string_view name) const {
-  for (const auto& p : list_)
-    if (p->name() == name) return p.get();
+  for (const auto& p : slots_)
+    if (p && p->name() == name) return p.get();
   return nullptr;
 }
 

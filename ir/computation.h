@@ -4,8 +4,8 @@
 #pragma once
 
 #include <functional>
-#include <list>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -43,13 +43,20 @@ class Computation {
 
   // Instructions in creation (text) order.
   std::vector<Instruction*> instructions() const;
-  int64_t instruction_count() const { return static_cast<int64_t>(list_.size()); }
+  int64_t instruction_count() const { return live_; }
   // Operands (and control predecessors) before users; roots of unused
-  // instructions in creation order. Stable for a given graph.
+  // instructions in creation order. Stable for a given graph. Cached until
+  // the graph changes: passes ask for it far more often than they edit.
   std::vector<Instruction*> MakePostOrder() const;
+  // Drops the cached post order; every edit of the instruction list, of an
+  // operand/control edge or of the root calls it.
+  void InvalidateOrder() { ++generation_; }
 
   Instruction* root() const { return root_; }
-  void set_root(Instruction* r) { root_ = r; }
+  void set_root(Instruction* r) {
+    root_ = r;
+    InvalidateOrder();
+  }
   const std::vector<Instruction*>& parameters() const { return parameters_; }
   Instruction* parameter(int64_t i) const { return parameters_[i]; }
   int64_t num_parameters() const { return static_cast<int64_t>(parameters_.size()); }
@@ -65,8 +72,21 @@ class Computation {
   Module* parent_ = nullptr;
   SourceLoc loc_;
   std::string execution_thread_ = "main";
-  std::list<std::unique_ptr<Instruction>> list_;
-  absl::flat_hash_map<const Instruction*, std::list<std::unique_ptr<Instruction>>::iterator> where_;
+  // Owned instructions in creation order; a removed one leaves a null slot
+  // (each instruction knows its slot) until the holes outnumber the living
+  // and Compact() closes them. A contiguous array rather than a linked list:
+  // walks over big computations stay cache-friendly.
+  std::vector<std::unique_ptr<Instruction>> slots_;
+  int64_t live_ = 0;
+  void Compact();
+  std::vector<Instruction*> ComputePostOrder() const;
+
+  uint64_t generation_ = 0;
+  // The post-order cache (mutable: filled by const readers, which may run
+  // on several threads at once, e.g. devices of one module in the backend).
+  mutable std::mutex order_mu_;
+  mutable std::vector<Instruction*> order_cache_;
+  mutable uint64_t order_generation_ = ~uint64_t{0};
   std::vector<Instruction*> parameters_;
   Instruction* root_ = nullptr;
   int64_t next_id_ = 0;

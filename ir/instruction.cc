@@ -25,7 +25,14 @@ Instruction::Instruction(Opcode opcode, std::string name, Shape shape)
 // `this` is in op->users_ exactly when op is among this->operands_; checking
 // our own (short) operand list keeps edge insertion O(operands), not
 // O(users), which matters for values with thousands of users.
+// Edge edits change the parent's post order.
+static void Invalidate(Instruction* inst) {
+  if (inst != nullptr && inst->parent() != nullptr) inst->parent()->InvalidateOrder();
+}
+
 void Instruction::AppendOperand(Instruction* op) {
+  Invalidate(this);
+  Invalidate(op);
   bool already_user = std::find(operands_.begin(), operands_.end(), op) != operands_.end();
   operands_.push_back(op);
   if (!already_user) op->users_.push_back(this);
@@ -34,6 +41,9 @@ void Instruction::AppendOperand(Instruction* op) {
 void Instruction::ReplaceOperand(int64_t i, Instruction* new_op) {
   Instruction* old = operands_[i];
   if (old == new_op) return;
+  Invalidate(this);
+  Invalidate(old);
+  Invalidate(new_op);
   bool already_user = std::find(operands_.begin(), operands_.end(), new_op) != operands_.end();
   operands_[i] = new_op;
   if (std::find(operands_.begin(), operands_.end(), old) == operands_.end()) EraseOne(old->users_, this);
@@ -47,7 +57,10 @@ absl::Status Instruction::ReplaceAllUsesWith(Instruction* other) {
         absl::StrCat("cannot replace uses of ", name_, " by ", other->name_, ": shapes differ"));
   }
   std::vector<Instruction*> users = users_;
+  Invalidate(this);
+  Invalidate(other);
   for (Instruction* user : users) {
+    Invalidate(user);
     bool already_user =
         std::find(user->operands_.begin(), user->operands_.end(), other) != user->operands_.end();
     for (int64_t i = 0; i < user->operand_count(); ++i)
@@ -60,21 +73,30 @@ absl::Status Instruction::ReplaceAllUsesWith(Instruction* other) {
 }
 
 void Instruction::RemoveAllOperands() {
+  Invalidate(this);
+  for (Instruction* op : operands_) Invalidate(op);
   for (Instruction* op : operands_) EraseOne(op->users_, this);
   operands_.clear();
 }
 
 void Instruction::AddControlDependencyTo(Instruction* successor) {
+  Invalidate(this);
+  Invalidate(successor);
   AddUnique(control_successors_, successor);
   AddUnique(successor->control_predecessors_, this);
 }
 
 void Instruction::RemoveControlDependencyTo(Instruction* successor) {
+  Invalidate(this);
+  Invalidate(successor);
   EraseOne(control_successors_, successor);
   EraseOne(successor->control_predecessors_, this);
 }
 
 void Instruction::DropAllControlDeps() {
+  Invalidate(this);
+  for (Instruction* p : control_predecessors_) Invalidate(p);
+  for (Instruction* s : control_successors_) Invalidate(s);
   for (Instruction* p : control_predecessors_) EraseOne(p->control_successors_, this);
   for (Instruction* s : control_successors_) EraseOne(s->control_predecessors_, this);
   control_predecessors_.clear();
@@ -91,20 +113,31 @@ void Instruction::SetAttr(absl::string_view name, AttrValue value) {
   for (auto& [n, v] : attrs_) {
     if (n == name) {
       v = std::move(value);
+      UpdateCallsFlag();
       return;
     }
   }
   attrs_.emplace_back(std::string(name), std::move(value));
+  UpdateCallsFlag();
 }
 
 void Instruction::RemoveAttr(absl::string_view name) {
   attrs_.erase(std::remove_if(attrs_.begin(), attrs_.end(),
                               [&](const auto& p) { return p.first == name; }),
                attrs_.end());
+  UpdateCallsFlag();
+}
+
+void Instruction::UpdateCallsFlag() {
+  may_call_ = false;
+  for (const auto& [n, v] : attrs_)
+    if (std::holds_alternative<Computation*>(v) || std::holds_alternative<std::vector<Computation*>>(v))
+      may_call_ = true;
 }
 
 std::vector<Computation*> Instruction::called_computations() const {
   std::vector<Computation*> out;
+  if (!may_call_) return out;
   for (const auto& [n, v] : attrs_) {
     if (auto* c = std::get_if<Computation*>(&v)) {
       if (*c) out.push_back(*c);

@@ -79,7 +79,7 @@ class Instruction {
   template <typename T>
   const T* GetAttr(absl::string_view name) const {
     const AttrValue* v = FindAttr(name);
-    return v ? std::get_if<T>(v) : nullptr;
+    return v ? AttrGet<T>(*v) : nullptr;
   }
   // Convenience with a default.
   template <typename T>
@@ -90,7 +90,10 @@ class Instruction {
   void SetAttr(absl::string_view name, AttrValue value);
   // Replaces the whole attribute list at once (names must be unique). Used
   // by the parser to hand over attributes without per-entry copies.
-  void set_attrs(std::vector<std::pair<std::string, AttrValue>> attrs) { attrs_ = std::move(attrs); }
+  void set_attrs(std::vector<std::pair<std::string, AttrValue>> attrs) {
+    attrs_ = std::move(attrs);
+    UpdateCallsFlag();
+  }
   void RemoveAttr(absl::string_view name);
 
   // Every computation this instruction calls (to_apply, body, branches, ...)
@@ -111,6 +114,11 @@ class Instruction {
   Computation* parent_ = nullptr;
   SourceLoc loc_;
   int64_t unique_id_ = -1;
+  int64_t slot_ = -1;  // index in the parent's instruction array
+  // Whether any attribute holds a computation: lets called_computations()
+  // skip the attribute list of the (many) instructions that call nothing.
+  bool may_call_ = false;
+  void UpdateCallsFlag();
   std::vector<Instruction*> operands_;
   std::vector<Instruction*> users_;
   std::vector<Instruction*> control_predecessors_;

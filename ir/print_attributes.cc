@@ -195,6 +195,8 @@ struct ValuePrinter {
   AttrKind kind;
   const PrintOptions& options;
 
+  template <typename T>
+  void operator()(const Boxed<T>& boxed) const { (*this)(boxed.get()); }
   void operator()(bool b) const { out->append(b ? "true" : "false"); }
   void operator()(int64_t i) const { absl::StrAppend(out, i); }
   void operator()(double d) const { AppendDouble(out, d); }
@@ -277,7 +279,7 @@ struct ValuePrinter {
 // are handled generically by comparing the printed text.)
 bool Omitted(absl::string_view name, const AttrValue& value, const Instruction& inst,
              const PrintOptions& options) {
-  if (auto* m = std::get_if<OpMetadata>(&value)) return !options.print_metadata || MetadataIsEmpty(*m);
+  if (auto* m = AttrGet<OpMetadata>(value)) return !options.print_metadata || MetadataIsEmpty(*m);
   if (name == "backend_config") {
     if (!options.print_backend_config) return true;
     if (auto* s = std::get_if<StringOrDict>(&value)) return !s->is_dict && s->text.empty();

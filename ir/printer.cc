@@ -384,7 +384,7 @@ size_t EstimateModuleBytes(const Module& module) {
       for (const Instruction* op : inst->operands()) n += 40 + op->name().size();
       if (inst->has_literal()) n += print_internal::EstimateLiteralBytes(inst->literal());
       for (const auto& [name, value] : inst->attrs()) {
-        if (const auto* m = std::get_if<OpMetadata>(&value))
+        if (const auto* m = AttrGet<OpMetadata>(value))
           n += 96 + m->op_name.size() + m->op_type.size() + m->source_file.size();
         else if (const auto* b = std::get_if<StringOrDict>(&value))
           n += b->text.size();

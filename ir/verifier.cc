@@ -105,12 +105,14 @@ class Verifier {
   // Graph consistency, parameters, root, cycles.
   void VerifyComputationStructure(const Computation& c) {
     const std::vector<Instruction*> insts = c.instructions();
-    absl::flat_hash_set<const Instruction*> mine(insts.begin(), insts.end());
+    // Only Computation::AddInstruction sets an instruction's parent, and a
+    // removed instruction is destroyed: parent == &c means "one of mine".
+    auto mine = [&c](const Instruction* i) { return i->parent() == &c; };
     absl::flat_hash_set<std::string> names;
     const size_t before = diags_.size() + dropped_;
     if (c.root() == nullptr) {
       ReportComp(c, "computation has no root instruction");
-    } else if (!mine.contains(c.root())) {
+    } else if (!mine(c.root())) {
       ReportComp(c, absl::StrCat("root %", c.root()->name(), " is not an instruction of the computation"));
     }
     // Parameters: numbered 0..n-1, unique.
@@ -147,6 +149,9 @@ class Verifier {
         if (params[i] != nullptr && c.parameter(i) != params[i])
           ReportComp(c, absl::StrCat("parameter ", i, " is not registered with the computation"));
     }
+    // Operands with many users (a weight read by every layer) get a set, so
+    // that checking each user edge stays linear overall.
+    absl::flat_hash_map<const Instruction*, absl::flat_hash_set<const Instruction*>> user_sets;
     for (Instruction* inst : insts) {
       if (inst->parent() != &c) ReportInst(*inst, "instruction's parent is not its computation");
       if (!names.insert(inst->name()).second) ReportInst(*inst, "duplicate instruction name in computation");
@@ -156,18 +161,17 @@ class Verifier {
           ReportInst(*inst, absl::StrCat("operand ", i, " is null"));
           continue;
         }
-        if (!mine.contains(op)) {
+        if (!mine(op)) {
           ReportInst(*inst, absl::StrCat("operand ", i, " (%", op->name(),
                                          ") is not an instruction of the same computation"));
           continue;
         }
-        const auto& users = op->users();
-        if (std::find(users.begin(), users.end(), inst) == users.end())
+        if (!ListsUser(op, inst, &user_sets))
           ReportInst(*inst, absl::StrCat("is not recorded as a user of its operand %", op->name()));
       }
       for (const Instruction* user : inst->users()) {
         const auto& ops = user->operands();
-        if (!mine.contains(user)) {
+        if (!mine(user)) {
           ReportInst(*inst, absl::StrCat("has user %", user->name(), " outside its computation"));
         } else if (std::find(ops.begin(), ops.end(), inst) == ops.end()) {
           ReportInst(*inst, absl::StrCat("lists %", user->name(), " as a user, but is not its operand"));
@@ -175,7 +179,7 @@ class Verifier {
       }
       for (const Instruction* p : inst->control_predecessors()) {
         const auto& succ = p->control_successors();
-        if (!mine.contains(p))
+        if (!mine(p))
           ReportInst(*inst,
                      absl::StrCat("control predecessor %", p->name(), " is not in the same computation"));
         else if (std::find(succ.begin(), succ.end(), inst) == succ.end())
@@ -184,7 +188,7 @@ class Verifier {
       }
       for (const Instruction* s : inst->control_successors()) {
         const auto& pred = s->control_predecessors();
-        if (!mine.contains(s))
+        if (!mine(s))
           ReportInst(*inst,
                      absl::StrCat("control successor %", s->name(), " is not in the same computation"));
         else if (std::find(pred.begin(), pred.end(), inst) == pred.end())
@@ -201,13 +205,28 @@ class Verifier {
     if (diags_.size() + dropped_ != before) structural_error_ = true;
   }
 
+  static bool ListsUser(
+      const Instruction* op, const Instruction* user,
+      absl::flat_hash_map<const Instruction*, absl::flat_hash_set<const Instruction*>>* user_sets) {
+    const auto& users = op->users();
+    if (users.size() <= 16) return std::find(users.begin(), users.end(), user) != users.end();
+    auto [it, inserted] = user_sets->try_emplace(op);
+    if (inserted) it->second.insert(users.begin(), users.end());
+    return it->second.contains(user);
+  }
+
   // Iterative DFS over operand and control edges.
+  // Runs only on a structurally sound computation: every edge stays inside
+  // it, so the per-computation unique ids index a state array.
   void CheckCycles(const Computation& c, const std::vector<Instruction*>& insts) {
-    absl::flat_hash_map<const Instruction*, int> state;  // 1 = on stack, 2 = done
+    int64_t max_id = 0;
+    for (const Instruction* inst : insts) max_id = std::max(max_id, inst->unique_id());
+    std::vector<char> states(static_cast<size_t>(max_id) + 1, 0);  // 1 = on stack, 2 = done
+    auto state = [&](const Instruction* inst) -> char& { return states[static_cast<size_t>(inst->unique_id())]; };
     for (const Instruction* start : insts) {
-      if (state[start] != 0) continue;
+      if (state(start) != 0) continue;
       std::vector<std::pair<const Instruction*, size_t>> stack{{start, 0}};
-      state[start] = 1;
+      state(start) = 1;
       while (!stack.empty()) {
         auto& [inst, next] = stack.back();
         const size_t nops = inst->operands().size();
@@ -216,7 +235,7 @@ class Verifier {
           const Instruction* dep =
               next < nops ? inst->operands()[next] : inst->control_predecessors()[next - nops];
           ++next;
-          int& st = state[dep];
+          char& st = state(dep);
           if (st == 1) {
             ReportComp(c, absl::StrCat("instruction %", dep->name(), " is part of a cycle"));
             structural_error_ = true;
@@ -227,7 +246,7 @@ class Verifier {
             stack.push_back({dep, 0});
           }
         } else {
-          state[inst] = 2;
+          state(inst) = 2;
           stack.pop_back();
         }
       }
@@ -297,13 +316,13 @@ class Verifier {
       case AttrKind::kWindow:
         return std::holds_alternative<Window>(v);
       case AttrKind::kConvDimLabels:
-        return std::holds_alternative<ConvolutionDimensionNumbers>(v);
+        return AttrHolds<ConvolutionDimensionNumbers>(v);
       case AttrKind::kPaddingConfig:
         return std::holds_alternative<PaddingConfig>(v);
       case AttrKind::kSliceRanges:
         return std::holds_alternative<SliceRanges>(v);
       case AttrKind::kShape:
-        return std::holds_alternative<Shape>(v);
+        return AttrHolds<Shape>(v);
       case AttrKind::kShapeList:
         return std::holds_alternative<std::vector<Shape>>(v);
       case AttrKind::kComputation:
@@ -315,11 +334,11 @@ class Verifier {
       case AttrKind::kLiteral:
         return std::holds_alternative<LiteralPtr>(v);
       case AttrKind::kReplicaGroups:
-        return std::holds_alternative<CollectiveDeviceList>(v);
+        return AttrHolds<CollectiveDeviceList>(v);
       case AttrKind::kSharding:
-        return std::holds_alternative<Sharding>(v);
+        return AttrHolds<Sharding>(v);
       case AttrKind::kMetadata:
-        return std::holds_alternative<OpMetadata>(v);
+        return AttrHolds<OpMetadata>(v);
       case AttrKind::kFrontendAttributes:
         return std::holds_alternative<FrontendAttributes>(v);
       case AttrKind::kStatistics:
@@ -327,7 +346,7 @@ class Verifier {
       case AttrKind::kOutputOperandAliasing:
         return std::holds_alternative<std::vector<OutputOperandAlias>>(v);
       case AttrKind::kDomain:
-        return std::holds_alternative<DomainSpec>(v);
+        return AttrHolds<DomainSpec>(v);
       case AttrKind::kResultAccuracy:
         return std::holds_alternative<ResultAccuracy>(v);
       case AttrKind::kRaw:

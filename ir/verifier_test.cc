@@ -421,7 +421,7 @@ std::vector<AttrValue> HostileValues(const AttrValue& v) {
     }
     out.emplace_back(b);
     out.emplace_back(Window());
-  } else if (const auto* dn = std::get_if<ConvolutionDimensionNumbers>(&v)) {
+  } else if (const auto* dn = AttrGet<ConvolutionDimensionNumbers>(v)) {
     ConvolutionDimensionNumbers a = *dn;
     a.input_batch_dimension = 99;
     a.output_feature_dimension = -5;
@@ -441,7 +441,7 @@ std::vector<AttrValue> HostileValues(const AttrValue& v) {
   } else if (std::holds_alternative<std::vector<Computation*>>(v)) {
     out.emplace_back(std::vector<Computation*>{});
     out.emplace_back(std::vector<Computation*>{nullptr});
-  } else if (std::holds_alternative<CollectiveDeviceList>(v)) {
+  } else if (AttrHolds<CollectiveDeviceList>(v)) {
     CollectiveDeviceList a;
     a.groups = {{}, {0, 0}};
     out.emplace_back(a);

@@ -29,6 +29,7 @@
 #include "passes/registry.h"
 #include "tools/cli_flags.h"
 #include "tools/file_io.h"
+#include "tools/heap_setup.h"
 
 namespace hlo {
 namespace {
@@ -318,6 +319,7 @@ int Run(int argc, char** argv) {
 }  // namespace hlo
 
 int main(int argc, char** argv) {
+  hlo::MaybeReexecWithHugePageHeap(argc, argv);
   try {
     return hlo::Run(argc, argv);
   } catch (const std::bad_alloc&) {

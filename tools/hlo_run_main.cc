@@ -27,6 +27,7 @@
 #include "tools/cli_flags.h"
 #include "passes/pipeline.h"
 #include "tools/file_io.h"
+#include "tools/heap_setup.h"
 #include "tools/literal_compare.h"
 #include "tools/npy.h"
 #include "tools/run_inputs.h"
@@ -415,6 +416,7 @@ int Run(int argc, char** argv) {
 }  // namespace hlo
 
 int main(int argc, char** argv) {
+  hlo::MaybeReexecWithHugePageHeap(argc, argv);
   try {
     return hlo::Run(argc, argv);
   } catch (const std::bad_alloc&) {

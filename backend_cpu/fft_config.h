@@ -1,0 +1,23 @@
+// Threading knobs of the fft op (backend_cpu/ops_fft.cc).
+//
+// Transforms with at least FftThreadMinPoints() complex points in total
+// (all batches) are planned for FftPlanThreads() FFTW threads, whose
+// parallel loops run on our pool (ParallelFor). The plan, hence the result
+// bits, depends on these two values and the problem only, never on the pool
+// width. Defaults: 2 threads from 2^22 points (below that, on a shared
+// 2-core machine, the barrier waits of a threaded plan cost more than the
+// second core gives; see docs/performance.md).
+#pragma once
+
+#include <cstdint>
+
+namespace hlo::cpu {
+
+int FftPlanThreads();
+int64_t FftThreadMinPoints();
+// For tests and experiments: changes both knobs (threads >= 1,
+// min_points >= 0). Plans already cached keep their thread count (the
+// count is part of the cache key).
+void SetFftThreading(int threads, int64_t min_points);
+
+}  // namespace hlo::cpu
