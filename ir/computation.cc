@@ -14,6 +14,7 @@ Instruction* Computation::AddInstruction(std::unique_ptr<Instruction> inst) {
   slots_.push_back(std::move(inst));
   ++live_;
   InvalidateOrder();
+  if (parent_ != nullptr && !raw->called_computations().empty()) parent_->InvalidateCallGraph();
   if (raw->opcode() == Opcode::kParameter && raw->parameter_number() >= 0) {
     int64_t n = raw->parameter_number();
     if (static_cast<int64_t>(parameters_.size()) <= n) parameters_.resize(n + 1, nullptr);
@@ -36,6 +37,7 @@ absl::Status Computation::RemoveInstruction(Instruction* inst) {
     for (auto& p : parameters_)
       if (p == inst) p = nullptr;
   }
+  if (parent_ != nullptr && !inst->called_computations().empty()) parent_->InvalidateCallGraph();
   slots_[inst->slot_].reset();
   --live_;
   InvalidateOrder();

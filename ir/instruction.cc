@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "ir/computation.h"
+#include "ir/module.h"
 
 namespace hlo {
 namespace {
@@ -129,6 +130,8 @@ void Instruction::RemoveAttr(absl::string_view name) {
 }
 
 void Instruction::UpdateCallsFlag() {
+  // Called after every attribute edit: the module's call graph may change.
+  if (parent_ != nullptr && parent_->parent() != nullptr) parent_->parent()->InvalidateCallGraph();
   may_call_ = false;
   for (const auto& [n, v] : attrs_)
     if (std::holds_alternative<Computation*>(v) || std::holds_alternative<std::vector<Computation*>>(v))
@@ -149,6 +152,7 @@ std::vector<Computation*> Instruction::called_computations() const {
 }
 
 void Instruction::ReplaceCalledComputation(Computation* from, Computation* to) {
+  if (parent_ != nullptr && parent_->parent() != nullptr) parent_->parent()->InvalidateCallGraph();
   for (auto& [n, v] : attrs_) {
     if (auto* c = std::get_if<Computation*>(&v)) {
       if (*c == from) *c = to;

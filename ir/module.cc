@@ -10,6 +10,7 @@ namespace hlo {
 Computation* Module::AddComputation(std::unique_ptr<Computation> comp) {
   comp->parent_ = this;
   computations_.push_back(std::move(comp));
+  InvalidateCallGraph();
   return computations_.back().get();
 }
 
@@ -28,6 +29,7 @@ absl::Status Module::RemoveComputation(Computation* comp) {
                          [&](const auto& p) { return p.get() == comp; });
   if (it == computations_.end()) return absl::NotFoundError(comp->name());
   computations_.erase(it);
+  InvalidateCallGraph();
   return absl::OkStatus();
 }
 
@@ -44,6 +46,7 @@ absl::Status Module::RemoveComputations(const absl::flat_hash_set<const Computat
   computations_.erase(std::remove_if(computations_.begin(), computations_.end(),
                                      [&](const auto& p) { return comps.contains(p.get()); }),
                       computations_.end());
+  InvalidateCallGraph();
   return absl::OkStatus();
 }
 
@@ -60,6 +63,15 @@ Computation* Module::FindComputation(absl::string_view name) const {
 }
 
 std::vector<Computation*> Module::MakeComputationPostOrder() const {
+  std::lock_guard<std::mutex> lock(order_mu_);
+  if (order_generation_ != call_graph_generation_) {
+    order_cache_ = ComputeComputationPostOrder();
+    order_generation_ = call_graph_generation_;
+  }
+  return order_cache_;
+}
+
+std::vector<Computation*> Module::ComputeComputationPostOrder() const {
   std::vector<Computation*> order;
   absl::flat_hash_set<Computation*> visited;
   std::vector<std::pair<Computation*, std::vector<Computation*>>> stack;

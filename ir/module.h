@@ -3,6 +3,7 @@
 #pragma once
 
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -85,10 +86,17 @@ class Module {
   std::vector<Computation*> computations() const;
   Computation* FindComputation(absl::string_view name) const;
   Computation* entry() const { return entry_; }
-  void set_entry(Computation* c) { entry_ = c; }
+  void set_entry(Computation* c) {
+    entry_ = c;
+    InvalidateCallGraph();
+  }
   // Callees before callers (post-order of the call graph from every root),
-  // entry last.
+  // entry last. Cached until the call graph changes.
   std::vector<Computation*> MakeComputationPostOrder() const;
+  // Drops the cached computation order: called when computations are added
+  // or removed and when an instruction that calls computations is added,
+  // removed or has its computation attributes changed.
+  void InvalidateCallGraph() { ++call_graph_generation_; }
 
   // Where the module came from, for diagnostics after parsing (verifier
   // messages point at the source line).
@@ -106,6 +114,11 @@ class Module {
   Computation* entry_ = nullptr;
   std::string source_name_;
   std::string source_text_;
+  std::vector<Computation*> ComputeComputationPostOrder() const;
+  uint64_t call_graph_generation_ = 0;
+  mutable std::mutex order_mu_;
+  mutable std::vector<Computation*> order_cache_;
+  mutable uint64_t order_generation_ = ~uint64_t{0};
 };
 
 }  // namespace hlo

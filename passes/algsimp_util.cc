@@ -10,11 +10,15 @@
 
 namespace hlo::passes_internal {
 
-Builder::Builder(Computation* comp) : comp_(comp) {
-  for (const Instruction* inst : comp->instructions()) names_.insert(inst->name());
-}
+Builder::Builder(Computation* comp) : comp_(comp) {}
 
 std::string Builder::UniqueName(absl::string_view base) {
+  // The taken names are collected on first use: most builders never name
+  // anything (no rule fired).
+  if (!names_filled_) {
+    for (const Instruction* inst : comp_->instructions()) names_.insert(inst->name());
+    names_filled_ = true;
+  }
   // Strip an existing ".N" suffix so names do not grow on repeated rewrites.
   std::string b(base);
   size_t dot = b.rfind('.');

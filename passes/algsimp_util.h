@@ -47,6 +47,7 @@ class Builder {
  private:
   Computation* comp_;
   absl::flat_hash_set<std::string> names_;
+  bool names_filled_ = false;
   int64_t counter_ = 0;
 };
 

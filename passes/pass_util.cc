@@ -8,15 +8,17 @@
 namespace hlo {
 namespace passes {
 
-NameUniquer::NameUniquer(const Computation& comp) {
-  for (const Instruction* inst : comp.instructions()) used_.insert(inst->name());
-}
-
-NameUniquer::NameUniquer(const Module& module) {
-  for (const Computation* c : module.computations()) used_.insert(c->name());
+void NameUniquer::Fill() {
+  if (comp_ != nullptr)
+    for (const Instruction* inst : comp_->instructions()) used_.insert(inst->name());
+  if (module_ != nullptr)
+    for (const Computation* c : module_->computations()) used_.insert(c->name());
+  comp_ = nullptr;
+  module_ = nullptr;
 }
 
 std::string NameUniquer::Get(absl::string_view base_in) {
+  Fill();
   std::string base(base_in.empty() ? "x" : base_in);
   if (used_.insert(base).second) return base;
   // "name.3" taken: continue the numbering of "name" (name.4, ...) rather

@@ -23,12 +23,20 @@ namespace passes {
 class NameUniquer {
  public:
   NameUniquer() = default;
-  explicit NameUniquer(const Computation& comp);  // the instruction names of comp
-  explicit NameUniquer(const Module& module);     // the computation names of module
+  // The names already taken are collected on first use: most passes build
+  // a uniquer per computation and then rewrite nothing.
+  explicit NameUniquer(const Computation& comp) : comp_(&comp) {}  // the instruction names of comp
+  explicit NameUniquer(const Module& module) : module_(&module) {}  // the computation names of module
   std::string Get(absl::string_view base);
-  void Reserve(absl::string_view name) { used_.insert(std::string(name)); }
+  void Reserve(absl::string_view name) {
+    Fill();
+    used_.insert(std::string(name));
+  }
 
  private:
+  void Fill();
+  const Computation* comp_ = nullptr;
+  const Module* module_ = nullptr;
   absl::flat_hash_set<std::string> used_;
   absl::flat_hash_map<std::string, int64_t> next_;
 };
