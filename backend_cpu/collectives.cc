@@ -117,7 +117,9 @@ void CollectiveHub::Abort(absl::Status status) {
   cv_.notify_all();
 }
 
-ChannelHub::ChannelHub(std::vector<Literal> infeed) : infeed_(std::move(infeed)) {}
+ChannelHub::ChannelHub(std::vector<Literal> infeed,
+                       std::function<Literal(const Shape&, int64_t)> infeed_fallback)
+    : infeed_(std::move(infeed)), infeed_fallback_(std::move(infeed_fallback)) {}
 ChannelHub::~ChannelHub() = default;
 
 std::vector<Literal> ChannelHub::TakeOutfeed() { return TakeOutfeed(0); }
@@ -131,9 +133,11 @@ std::vector<Literal> ChannelHub::TakeOutfeed(int64_t device) {
   return out;
 }
 
-absl::StatusOr<Literal> ChannelHub::NextInfeed(int64_t device) {
+absl::StatusOr<Literal> ChannelHub::NextInfeed(int64_t device, const Shape& shape) {
   std::lock_guard<std::mutex> lock(mu_);
   size_t& cursor = infeed_cursor_[device];
+  if (cursor >= infeed_.size() && infeed_fallback_)
+    infeed_.push_back(infeed_fallback_(shape, static_cast<int64_t>(infeed_.size())));
   if (infeed_.empty())
     return absl::InvalidArgumentError(
         "the infeed queue is empty: no infeed literals were given (pass one per infeed "

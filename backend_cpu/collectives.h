@@ -106,7 +106,8 @@ class CollectiveHub {
 
 class ChannelHub {
  public:
-  explicit ChannelHub(std::vector<Literal> infeed);
+  explicit ChannelHub(std::vector<Literal> infeed,
+                      std::function<Literal(const Shape&, int64_t)> infeed_fallback = nullptr);
   ~ChannelHub();
   ChannelHub(const ChannelHub&) = delete;
   ChannelHub& operator=(const ChannelHub&) = delete;
@@ -117,9 +118,10 @@ class ChannelHub {
   std::vector<Literal> TakeOutfeed(int64_t device);
 
   // The next infeed literal of `device`: every device reads the same
-  // sequence (the run's infeed list) with its own cursor. Error when the
-  // list is exhausted.
-  absl::StatusOr<Literal> NextInfeed(int64_t device);
+  // sequence (the run's infeed list) with its own cursor. When the list is
+  // exhausted the fallback (if any) makes the next value of `shape` and
+  // appends it to the list; otherwise that is an error.
+  absl::StatusOr<Literal> NextInfeed(int64_t device, const Shape& shape);
   // Number of infeed literals given to the run.
   int64_t infeed_size() const { return static_cast<int64_t>(infeed_.size()); }
   void Outfeed(int64_t device, Literal value);
@@ -144,6 +146,7 @@ class ChannelHub {
   std::condition_variable cv_;
   absl::Status aborted_;
   std::vector<Literal> infeed_;
+  std::function<Literal(const Shape&, int64_t)> infeed_fallback_;
   std::map<int64_t, size_t> infeed_cursor_;
   std::map<int64_t, std::vector<Literal>> outfeed_;
   // (channel, target) -> messages in send order.

@@ -240,7 +240,7 @@ absl::StatusOr<RunResult> RunModule(const Module& module, absl::Span<const Liter
 
   Program program(module);
   CollectiveHub collectives(replicas, partitions);
-  ChannelHub channels(options.infeed);
+  ChannelHub channels(options.infeed, options.infeed_fallback);
 
   std::vector<Device> device(devices);
   std::vector<absl::StatusOr<Literal>> results(devices, absl::UnknownError("not run"));

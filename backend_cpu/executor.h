@@ -12,6 +12,8 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include <functional>
+
 #include "absl/types/span.h"
 #include "ir/literal.h"
 #include "ir/module.h"
@@ -24,6 +26,11 @@ struct RunOptions {
   uint64_t rng_seed = 0;        // seed of rng / rng-get-and-update-state
   // Literals fed to `infeed`, in order (shared by all replicas).
   std::vector<Literal> infeed;
+  // When set, an `infeed` that finds the list exhausted reads
+  // infeed_fallback(data shape, position in the sequence) instead of failing.
+  // Called once per position (under a lock); every device reads the same
+  // value at the same position.
+  std::function<Literal(const Shape&, int64_t)> infeed_fallback;
 };
 
 struct RunResult {

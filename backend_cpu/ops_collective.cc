@@ -859,7 +859,7 @@ absl::StatusOr<Literal> Infeed(const Instruction& instr, OpContext& ctx) {
     // An empty tuple reads nothing.
     elements.push_back(Literal(data_shape));
   } else {
-    absl::StatusOr<Literal> lit = ctx.channels->NextInfeed(DeviceOf(ctx));
+    absl::StatusOr<Literal> lit = ctx.channels->NextInfeed(DeviceOf(ctx), data_shape);
     if (!lit.ok()) return OpError(instr, absl::StrCat("expects ", ShapeToString(data_shape, false),
                                                       ": ", lit.status().message()));
     if (!lit->shape().Compatible(data_shape))

@@ -44,6 +44,7 @@ struct Options {
   std::vector<std::string> inputs;
   std::vector<std::string> infeed;
   std::string random_inputs;  // "" = off, else the seed
+  std::string random_infeed;  // "" = off, else the seed
   std::string input_module;
   std::string output;
   std::string output_dir;
@@ -205,6 +206,10 @@ int Run(int argc, char** argv) {
   flags.AddString("rng-seed", &opts.rng_seed, "N", "seed of rng / rng-get-and-update-state");
   flags.AddRepeated("infeed", &opts.infeed, "SPEC",
                     "a literal (file or inline) for the next infeed (repeatable)");
+  flags.AddOptionalValue("random-infeed", &opts.random_infeed, "SEED", "0",
+                         "once the --infeed values are used up, every further infeed\n"
+                         "reads deterministic random values of its shape (the same\n"
+                         "sequence on every device); SEED defaults to 0");
   flags.AddBool("peak-memory", &opts.peak_memory,
                 "report the peak bytes held by live values on stderr");
   flags.AddBool("list-custom-calls", &opts.list_custom_calls,
@@ -350,6 +355,15 @@ int Run(int argc, char** argv) {
     absl::StatusOr<Literal> lit = LooksLikeNpy(*bytes) ? ParseNpy(*bytes, spec) : ParseLiteral(*bytes);
     if (!lit.ok()) return Fail(absl::StrCat("--infeed '", spec, "': ", lit.status().message()));
     run_options.infeed.push_back(*std::move(lit));
+  }
+  if (!opts.random_infeed.empty()) {
+    absl::StatusOr<int64_t> seed = IntFlag("random-infeed", opts.random_infeed, 0);
+    if (!seed.ok()) return UsageError(seed.status().message());
+    // Positions get seeds far from those --random-inputs gives parameters.
+    const uint64_t base = static_cast<uint64_t>(*seed) * 0x9E3779B97F4A7C15ull + 0x1F123BB5ull;
+    run_options.infeed_fallback = [base](const Shape& shape, int64_t position) {
+      return RandomLiteral(shape, base + static_cast<uint64_t>(position));
+    };
   }
 
   // Runs.
