@@ -56,17 +56,6 @@ const Literal& Untiled(const Literal& lit, Literal* tmp) {
   return *tmp;
 }
 
-// Physical stride (in elements) of every logical dimension of an untiled literal.
-std::vector<int64_t> PhysStrides(const Shape& s) {
-  std::vector<int64_t> st(s.rank(), 1);
-  int64_t acc = 1;
-  for (int64_t d : s.layout().minor_to_major) {
-    st[d] = acc;
-    acc *= s.dim(d);
-  }
-  return st;
-}
-
 // True if `strides` are the row-major strides of `sizes` (size-1 dims ignored).
 bool IsRowMajorStrides(absl::Span<const int64_t> sizes, absl::Span<const int64_t> strides) {
   int64_t acc = 1;
@@ -370,7 +359,7 @@ void MakeView(const Literal& lit, absl::Span<const int64_t> bd, absl::Span<const
               absl::Span<const int64_t> cd, PrimitiveType rt, int64_t B, int64_t R, int64_t C,
               MatView<T>* v) {
   const Shape& s = lit.shape();
-  const std::vector<int64_t> st = PhysStrides(s);
+  const std::vector<int64_t> st = UntiledStrides(s);
   // Batch offsets.
   std::vector<int64_t> bsizes, bstrides;
   for (int64_t d : bd) {
@@ -513,7 +502,7 @@ absl::StatusOr<Literal> LinalgEvalDot(const Instruction& instr,
     const Layout& ol = out_shape.layout();
     const bool direct = IsNative(rt, static_cast<const T*>(nullptr)) && ol.tiles.empty() &&
                         static_cast<int64_t>(ol.minor_to_major.size()) == out_shape.rank() &&
-                        IsRowMajorStrides(out_shape.dims(), PhysStrides(out_shape));
+                        IsRowMajorStrides(out_shape.dims(), UntiledStrides(out_shape));
     std::vector<T> c;
     T* cp;
     if (direct) {
@@ -652,7 +641,7 @@ absl::StatusOr<Literal> LinalgEvalRaggedDot(const Instruction& instr,
           a[(b * M + i) * K + k] = av.trans ? av.base[av.offsets[b] + k * av.ld + i]
                                             : av.base[av.offsets[b] + i * av.ld + k];
     std::vector<T> c(out_shape.ElementCount(), T(0)), tmp(M * N), am;
-    const std::vector<int64_t> rst = PhysStrides(rhs.shape());
+    const std::vector<int64_t> rst = UntiledStrides(rhs.shape());
     std::vector<T> bm(B * K * N);
     for (int64_t g = 0; g < G; ++g) {
       if (gstart[g] >= gend[g]) continue;
@@ -1053,8 +1042,8 @@ absl::StatusOr<Literal> LinalgEvalConvolution(const Instruction& instr,
   Literal ltmp, ktmp;
   const Literal& lhs = Untiled(*operands[0], &ltmp);
   const Literal& ker = Untiled(*operands[1], &ktmp);
-  const std::vector<int64_t> lst = PhysStrides(lhs.shape());
-  const std::vector<int64_t> kst = PhysStrides(ker.shape());
+  const std::vector<int64_t> lst = UntiledStrides(lhs.shape());
+  const std::vector<int64_t> kst = UntiledStrides(ker.shape());
 
   const int64_t rank = ns + 2;
   absl::Status st = DispatchAcc(*acc, [&](auto zero) -> absl::Status {
@@ -1213,7 +1202,7 @@ absl::StatusOr<Literal> LinalgEvalConvolution(const Instruction& instr,
     int64_t ob = 0, oo = 0, op = 0;  // strides of batch, feature, position
     bool direct = false;
     if (out_untiled && IsNative(rt, static_cast<const T*>(nullptr))) {
-      const std::vector<int64_t> rstr = PhysStrides(out_shape);
+      const std::vector<int64_t> rstr = UntiledStrides(out_shape);
       std::vector<int64_t> sstr;
       for (int64_t d = 0; d < ns; ++d) sstr.push_back(rstr[dn->output_spatial_dimensions[d]]);
       const int64_t ps = CollapsedStride(g.os, sstr);

@@ -264,17 +264,6 @@ void Scale(R* p, int64_t n, R s) {
   });
 }
 
-// Physical stride (in elements) of every dim of an untiled shape.
-std::vector<int64_t> ElementStrides(const Shape& s) {
-  std::vector<int64_t> st(s.rank(), 1);
-  int64_t acc = 1;
-  for (int64_t d : s.layout().minor_to_major) {
-    st[d] = acc;
-    acc *= s.dim(d);
-  }
-  return st;
-}
-
 bool IsUntiled(const Shape& s) {
   return s.layout().tiles.empty() &&
          static_cast<int64_t>(s.layout().minor_to_major.size()) == s.rank();
@@ -362,7 +351,7 @@ absl::StatusOr<Literal> LinalgEvalFft(const Instruction& instr,
   const Literal& in = IsUntiled(is) ? *operands[0] : RowMajor(*operands[0], &tmp);
   const bool out_direct = IsUntiled(os);
   Literal result = out_direct ? Literal::Uninitialized(os) : RowMajorUninitialized(os);
-  const std::vector<int64_t> ist = ElementStrides(in.shape()), ost = ElementStrides(result.shape());
+  const std::vector<int64_t> ist = UntiledStrides(in.shape()), ost = UntiledStrides(result.shape());
   std::vector<FftDim> dims, batch;
   for (int64_t j = 0; j < r; ++j) {
     const int64_t d = rank - r + j;

@@ -202,6 +202,16 @@ int64_t LinearIndex(const Shape& shape, absl::Span<const int64_t> index) {
   return ApplyPlan(p, cache.a, cache.b);
 }
 
+std::vector<int64_t> UntiledStrides(const Shape& shape) {
+  std::vector<int64_t> strides(shape.rank(), 0);
+  int64_t stride = 1;
+  for (int64_t dim : shape.layout().minor_to_major) {
+    strides[dim] = stride;
+    stride *= shape.dim(dim);
+  }
+  return strides;
+}
+
 std::vector<int64_t> PhysicalIndexTable(const Shape& shape) {
   std::vector<int64_t> out;
   if (!shape.IsArray()) return out;

@@ -26,6 +26,11 @@ int64_t LinearIndex(const Shape& shape, absl::Span<const int64_t> index);
 // the shape has), element_size_in_bits sensible. Message names the problem.
 absl::Status ValidateLayout(const Shape& shape);
 
+// Per logical dimension, the distance in elements between neighbours in the
+// physical buffer of an untiled layout (minor_to_major order only; the
+// caller checks there are no tiles).
+std::vector<int64_t> UntiledStrides(const Shape& shape);
+
 // For every logical element in row-major order, its physical slot.
 // (Helper for copying between layouts in bulk.)
 std::vector<int64_t> PhysicalIndexTable(const Shape& shape);

@@ -12,18 +12,6 @@ bool IsUntiled(const Shape& shape) {
          static_cast<int64_t>(shape.layout().minor_to_major.size()) == shape.rank();
 }
 
-// Per logical dimension, the distance in elements between neighbours in the
-// physical buffer of an untiled layout.
-std::vector<int64_t> UntiledStrides(const Shape& shape) {
-  std::vector<int64_t> strides(shape.rank(), 0);
-  int64_t stride = 1;
-  for (int64_t dim : shape.layout().minor_to_major) {
-    strides[dim] = stride;
-    stride *= shape.dim(dim);
-  }
-  return strides;
-}
-
 // Copies every element from `src` (strides `src_strides`) into the dense
 // buffer `dst` laid out by `dst_shape`'s minor_to_major: an odometer over
 // the destination order with a strided inner loop.
