@@ -220,4 +220,25 @@ absl::flat_hash_set<const Computation*> FusionComputations(const Module& module)
   return out;
 }
 
+absl::StatusOr<bool> ReplaceInPostOrder(Module& module, const RewriteFn& rewrite) {
+  if (module.header().is_scheduled) return false;
+  const auto fusion = FusionComputations(module);
+  bool changed = false;
+  for (Computation* comp : module.MakeComputationPostOrder()) {
+    if (fusion.contains(comp)) continue;
+    const auto dead = DeadSet(*comp);
+    Builder b(comp);
+    for (Instruction* x : comp->MakePostOrder()) {
+      if (dead.contains(x)) continue;
+      absl::StatusOr<Instruction*> y = rewrite(x, b);
+      if (!y.ok()) return y.status();
+      if (*y == nullptr) continue;
+      if (absl::Status st = x->ReplaceAllUsesWith(*y); !st.ok()) return st;
+      changed = true;
+    }
+    RemoveNewlyDead(comp, dead);
+  }
+  return changed;
+}
+
 }  // namespace hlo::passes_internal

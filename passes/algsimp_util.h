@@ -5,12 +5,14 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "absl/types/span.h"
 #include "ir/computation.h"
 #include "ir/instruction.h"
@@ -84,5 +86,15 @@ int64_t RemoveNewlyDead(Computation* comp, const absl::flat_hash_set<const Instr
 
 // Computations called by fusion instructions (passes leave them alone).
 absl::flat_hash_set<const Computation*> FusionComputations(const Module& module);
+
+// The sweep of the one-rewrite-per-instruction passes: for every computation
+// not called by a fusion, in callee-first order, visits the instructions
+// live at the start in post order (operands first, so chains collapse in
+// one sweep), replaces every use of x by rewrite(x, builder) unless that is
+// nullptr, then removes what the rewrites made dead. Scheduled modules are
+// left alone (their list order is the schedule; new instructions would
+// land after their users). Returns whether anything was replaced.
+using RewriteFn = std::function<absl::StatusOr<Instruction*>(Instruction*, Builder&)>;
+absl::StatusOr<bool> ReplaceInPostOrder(Module& module, const RewriteFn& rewrite);
 
 }  // namespace hlo::passes_internal

@@ -142,29 +142,16 @@ class ConstantFolding : public Pass {
  public:
   absl::string_view name() const override { return "constant_folding"; }
   absl::StatusOr<bool> Run(Module& module) override {
-    if (module.header().is_scheduled) return false;  // see algsimp: list order is the schedule
-    const auto fusion = passes_internal::FusionComputations(module);
-    bool changed = false;
-    for (Computation* comp : module.MakeComputationPostOrder()) {
-      if (fusion.contains(comp)) continue;
-      const auto dead = passes_internal::DeadSet(*comp);
-      Builder b(comp);
-      // Post order: operands fold first, so chains of foldable ops collapse in one sweep.
-      for (Instruction* x : comp->MakePostOrder()) {
-        if (dead.contains(x) || !ShouldFold(*x)) continue;
-        absl::StatusOr<Literal> value = Evaluate(*x);
-        if (!value.ok()) continue;  // the backend cannot evaluate it: leave it for run time
-        Literal lit = *std::move(value);
-        if (!lit.shape().Compatible(x->shape())) continue;
-        Instruction* c = b.Add(Opcode::kConstant, x->shape(), {});
-        c->set_literal(std::move(lit));
-        absl::Status st = x->ReplaceAllUsesWith(c);
-        if (!st.ok()) return st;
-        changed = true;
-      }
-      passes_internal::RemoveNewlyDead(comp, dead);
-    }
-    return changed;
+    return passes_internal::ReplaceInPostOrder(
+        module, [](Instruction* x, Builder& b) -> absl::StatusOr<Instruction*> {
+          if (!ShouldFold(*x)) return nullptr;
+          absl::StatusOr<Literal> value = Evaluate(*x);
+          // The backend cannot evaluate it: leave it for run time.
+          if (!value.ok() || !value->shape().Compatible(x->shape())) return nullptr;
+          Instruction* c = b.Add(Opcode::kConstant, x->shape(), {});
+          c->set_literal(*std::move(value));
+          return c;
+        });
   }
 };
 

@@ -109,29 +109,16 @@ class DotCanonicalize : public Pass {
  public:
   absl::string_view name() const override { return "dot-canonicalize"; }
   absl::StatusOr<bool> Run(Module& module) override {
-    if (module.header().is_scheduled) return false;  // list order is the schedule
-    const auto fusion = passes_internal::FusionComputations(module);
-    bool changed = false;
-    for (Computation* comp : module.MakeComputationPostOrder()) {
-      if (fusion.contains(comp)) continue;
-      const auto dead = passes_internal::DeadSet(*comp);
-      Builder b(comp);
-      for (Instruction* x : comp->MakePostOrder()) {
-        if (x->opcode() != Opcode::kDot || x->operand_count() != 2 || dead.contains(x)) continue;
-        if (!passes_internal::IsRewritable(x) || x->HasAttr("sparsity")) continue;
-        if (!x->shape().IsArray() || !x->shape().IsStatic() || !x->operand(0)->shape().IsStatic() ||
-            !x->operand(1)->shape().IsStatic())
-          continue;
-        if (IsCanonical(x)) continue;
-        Instruction* y = Canonicalize(x, b);
-        if (y == nullptr) continue;
-        absl::Status st = x->ReplaceAllUsesWith(y);
-        if (!st.ok()) return st;
-        changed = true;
-      }
-      passes_internal::RemoveNewlyDead(comp, dead);
-    }
-    return changed;
+    return passes_internal::ReplaceInPostOrder(
+        module, [](Instruction* x, Builder& b) -> absl::StatusOr<Instruction*> {
+          if (x->opcode() != Opcode::kDot || x->operand_count() != 2) return nullptr;
+          if (!passes_internal::IsRewritable(x) || x->HasAttr("sparsity")) return nullptr;
+          if (!x->shape().IsArray() || !x->shape().IsStatic() || !x->operand(0)->shape().IsStatic() ||
+              !x->operand(1)->shape().IsStatic())
+            return nullptr;
+          if (IsCanonical(x)) return nullptr;
+          return Canonicalize(x, b);
+        });
   }
 };
 
