@@ -18,6 +18,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -106,5 +107,20 @@ std::vector<int64_t> RowMajorStrides(absl::Span<const int64_t> dims);
 // "op-name: message" error helpers naming the instruction.
 absl::Status OpError(const Instruction& instr, absl::string_view message);
 absl::Status OpUnimplemented(const Instruction& instr, absl::string_view what);
+
+// A called computation (reducer, combiner, comparator) of two scalar
+// parameters whose root is `op(p0, p1)` or `op(p1, p0)` of them, every
+// value a scalar of one element type: `add(x, y)` and its kin. Kernels that
+// recognise it run a typed loop instead of calling the computation per
+// element.
+struct BinaryOfParameters {
+  Opcode op = Opcode::kAdd;
+  bool swapped = false;  // root is op(p1, p0)
+  PrimitiveType type = PrimitiveType::kInvalid;
+};
+// Matches `c` against that form; `type` restricts the element type
+// (kInvalid: any). Empty when `c` is null or has another form.
+std::optional<BinaryOfParameters> MatchBinaryOfParameters(const Computation* c,
+                                                           PrimitiveType type = PrimitiveType::kInvalid);
 
 }  // namespace hlo::cpu

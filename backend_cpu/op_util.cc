@@ -62,4 +62,20 @@ absl::Status OpUnimplemented(const Instruction& instr, absl::string_view what) {
                                                ": not implemented on the CPU backend: ", what));
 }
 
+std::optional<BinaryOfParameters> MatchBinaryOfParameters(const Computation* c, PrimitiveType type) {
+  if (c == nullptr || c->num_parameters() != 2) return std::nullopt;
+  const Instruction* root = c->root();
+  if (root == nullptr || root->operand_count() != 2 || !root->shape().IsScalar()) return std::nullopt;
+  const PrimitiveType t = root->shape().element_type();
+  if (type != PrimitiveType::kInvalid && t != type) return std::nullopt;
+  const Instruction* a = root->operand(0);
+  const Instruction* b = root->operand(1);
+  if (a->opcode() != Opcode::kParameter || b->opcode() != Opcode::kParameter ||
+      a->parameter_number() == b->parameter_number())
+    return std::nullopt;
+  for (const Instruction* p : {a, b})
+    if (!p->shape().IsScalar() || p->shape().element_type() != t) return std::nullopt;
+  return BinaryOfParameters{root->opcode(), a->parameter_number() == 1, t};
+}
+
 }  // namespace hlo::cpu

@@ -259,9 +259,10 @@ absl::StatusOr<Reducer> ReducerOf(const Instruction& instr) {
   if (c.num_parameters() != 2)
     return OpError(instr, absl::StrCat("to_apply %", c.name(), " must take 2 parameters, takes ",
                                        c.num_parameters()));
-  const Instruction* root = c.root();
-  if (root == nullptr) return OpError(instr, absl::StrCat("to_apply %", c.name(), " has no root"));
-  switch (root->opcode()) {
+  if (c.root() == nullptr) return OpError(instr, absl::StrCat("to_apply %", c.name(), " has no root"));
+  const std::optional<BinaryOfParameters> m = MatchBinaryOfParameters(&c);
+  if (!m) return r;
+  switch (m->op) {
     case Opcode::kAdd:
     case Opcode::kMultiply:
     case Opcode::kMaximum:
@@ -273,22 +274,10 @@ absl::StatusOr<Reducer> ReducerOf(const Instruction& instr) {
     default:
       return r;
   }
-  if (root->operand_count() != 2) return r;
-  const Instruction* a = root->operand(0);
-  const Instruction* b = root->operand(1);
-  if (a->opcode() != Opcode::kParameter || b->opcode() != Opcode::kParameter) return r;
-  if (!(a->parameter_number() == 0 && b->parameter_number() == 1) &&
-      !(a->parameter_number() == 1 && b->parameter_number() == 0))
-    return r;
-  const Shape& sa = a->shape();
-  if (!sa.IsScalar() || !b->shape().IsScalar() || !root->shape().IsScalar() ||
-      sa.element_type() != b->shape().element_type() ||
-      sa.element_type() != root->shape().element_type())
-    return r;
-  r.op = root->opcode();
+  r.op = m->op;
   r.simple = true;
-  r.swapped = a->parameter_number() == 1;
-  r.type = sa.element_type();
+  r.swapped = m->swapped;
+  r.type = m->type;
   return r;
 }
 

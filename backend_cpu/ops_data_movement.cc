@@ -1013,14 +1013,13 @@ Combiner ClassifyCombiner(const Computation& comp, PrimitiveType t, int64_t n_op
   if (root == nullptr || !root->shape().IsArray() || root->shape().rank() != 0 ||
       root->shape().element_type() != t)
     return c;
-  auto param_no = [](const Instruction* i) {
-    return i->opcode() == Opcode::kParameter ? i->parameter_number() : int64_t{-1};
-  };
   if (root->opcode() == Opcode::kParameter) {
     c.kind = root->parameter_number() == 0 ? Combiner::kKeep : Combiner::kAssign;
     return c;
   }
-  switch (root->opcode()) {
+  const std::optional<BinaryOfParameters> m = MatchBinaryOfParameters(&comp, t);
+  if (!m) return c;
+  switch (m->op) {
     case Opcode::kAdd:
     case Opcode::kMultiply:
     case Opcode::kMaximum:
@@ -1031,16 +1030,12 @@ Combiner ClassifyCombiner(const Computation& comp, PrimitiveType t, int64_t n_op
     default:
       return c;
   }
-  if (root->operand_count() != 2) return c;
-  const int64_t a = param_no(root->operand(0)), b = param_no(root->operand(1));
-  if (!((a == 0 && b == 1) || (a == 1 && b == 0))) return c;
   const PrimitiveType types[2] = {t, t};
-  absl::StatusOr<ElementwiseKernel> k =
-      SelectElementwiseKernel(root->opcode(), types, t, ElementwiseAttrs());
+  absl::StatusOr<ElementwiseKernel> k = SelectElementwiseKernel(m->op, types, t, ElementwiseAttrs());
   if (!k.ok()) return c;
   c.kind = Combiner::kKernel;
   c.kernel = *k;
-  c.swapped = a == 1;
+  c.swapped = m->swapped;
   return c;
 }
 

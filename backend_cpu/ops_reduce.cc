@@ -36,34 +36,23 @@ enum class BinOp { kNone, kAdd, kMul, kMax, kMin, kAnd, kOr, kXor };
 
 bool IsScalarOf(const Shape& s, PrimitiveType t) { return s.IsScalar() && s.element_type() == t; }
 
-// A two-parameter computation whose root is `op(p0, p1)` or `op(p1, p0)`
-// with every value a scalar of type t. *swapped is set for op(p1, p0).
+// A reducer of the MatchBinaryOfParameters form over scalars of type t, as
+// the BinOp the typed loops implement. *swapped is set for op(p1, p0).
 BinOp MatchBinary(const Computation* c, PrimitiveType t, bool* swapped) {
   *swapped = false;
-  if (c == nullptr || c->num_parameters() != 2) return BinOp::kNone;
-  const Instruction* root = c->root();
-  if (root == nullptr || root->operand_count() != 2 || !IsScalarOf(root->shape(), t)) return BinOp::kNone;
-  BinOp op;
-  switch (root->opcode()) {
-    case Opcode::kAdd: op = BinOp::kAdd; break;
-    case Opcode::kMultiply: op = BinOp::kMul; break;
-    case Opcode::kMaximum: op = BinOp::kMax; break;
-    case Opcode::kMinimum: op = BinOp::kMin; break;
-    case Opcode::kAnd: op = BinOp::kAnd; break;
-    case Opcode::kOr: op = BinOp::kOr; break;
-    case Opcode::kXor: op = BinOp::kXor; break;
+  const std::optional<BinaryOfParameters> m = MatchBinaryOfParameters(c, t);
+  if (!m) return BinOp::kNone;
+  *swapped = m->swapped;
+  switch (m->op) {
+    case Opcode::kAdd: return BinOp::kAdd;
+    case Opcode::kMultiply: return BinOp::kMul;
+    case Opcode::kMaximum: return BinOp::kMax;
+    case Opcode::kMinimum: return BinOp::kMin;
+    case Opcode::kAnd: return BinOp::kAnd;
+    case Opcode::kOr: return BinOp::kOr;
+    case Opcode::kXor: return BinOp::kXor;
     default: return BinOp::kNone;
   }
-  const Instruction* a = root->operand(0);
-  const Instruction* b = root->operand(1);
-  if (a->opcode() != Opcode::kParameter || b->opcode() != Opcode::kParameter) return BinOp::kNone;
-  if (!IsScalarOf(a->shape(), t) || !IsScalarOf(b->shape(), t)) return BinOp::kNone;
-  if (a->parameter_number() == 0 && b->parameter_number() == 1) return op;
-  if (a->parameter_number() == 1 && b->parameter_number() == 0) {
-    *swapped = true;
-    return op;
-  }
-  return BinOp::kNone;
 }
 
 template <class T, BinOp kOp>

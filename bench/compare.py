@@ -18,7 +18,7 @@ as given. --keep-openblas-env keeps them for the peers too.
 
 Usage (from the repository root):
     /usr/bin/python3 bench/compare.py [--bench build-bench/bench/backend_bench]
-        [--repetitions 3] [--min-time 0.5] [--markdown] [--json-out FILE]
+        [--repetitions 3] [--min-time 0.5] [--cases REGEX] [--markdown] [--json-out FILE]
 Needs numpy and torch (Debian: python3-numpy python3-torch);
 python3-threadpoolctl is optional (reports which BLAS kernel NumPy runs).
 """
@@ -80,8 +80,15 @@ def time_fn(fn, min_time, reps):
     return statistics.median(samples)
 
 
-def peers(min_time, reps):
-    """Times the NumPy/PyTorch peers; returns {name: seconds} and notes."""
+def peers(min_time, reps, cases_re):
+    """Times the NumPy/PyTorch peers of the cases matching cases_re (a
+    regular expression searched in the case names); returns
+    {name: seconds} and notes."""
+    import re
+
+    def want(*cases):
+        return any(re.search(cases_re, c) for c in cases)
+
     import numpy as np
     import torch
     import torch.nn.functional as F
@@ -106,25 +113,34 @@ def peers(min_time, reps):
     rng = np.random.default_rng(17)
     out = {}
     for n in (1024, 2048):
+        if not want(f"dot_f32_{n}"):
+            continue
         a = rng.uniform(-1, 1, (n, n)).astype(np.float32)
         b = rng.uniform(-1, 1, (n, n)).astype(np.float32)
         out[f"matmul_{n}"] = time_fn(lambda: a @ b, min_time, reps)
         del a, b
-    x = (rng.uniform(-1, 1, 1 << 20) + 1j * rng.uniform(-1, 1, 1 << 20)).astype(np.complex64)
-    out["fft"] = time_fn(lambda: np.fft.fft(x), min_time, reps)
-    del x
-    a = rng.uniform(-4, 4, 1 << 24).astype(np.float32)
-    out["tanh_np"] = time_fn(lambda: np.tanh(a), min_time, reps)
-    ta = torch.from_numpy(a)
-    with torch.inference_mode():
-        out["tanh_torch"] = time_fn(lambda: torch.tanh(ta), min_time, reps)
-    a = rng.uniform(-1, 1, 1 << 24).astype(np.float32)
-    b = rng.uniform(-1, 1, 1 << 24).astype(np.float32)
-    out["add_np"] = time_fn(lambda: a + b, min_time, reps)
-    del a, b, ta
-    a = rng.uniform(-1, 1, 1 << 26).astype(np.float32)
-    out["sum_np"] = time_fn(lambda: a.sum(), min_time, reps)
-    del a
+    if want("fft_c64_2^20"):
+        x = (rng.uniform(-1, 1, 1 << 20) + 1j * rng.uniform(-1, 1, 1 << 20)).astype(np.complex64)
+        out["fft"] = time_fn(lambda: np.fft.fft(x), min_time, reps)
+        del x
+    if want("tanh_f32_16M"):
+        a = rng.uniform(-4, 4, 1 << 24).astype(np.float32)
+        out["tanh_np"] = time_fn(lambda: np.tanh(a), min_time, reps)
+        ta = torch.from_numpy(a)
+        with torch.inference_mode():
+            out["tanh_torch"] = time_fn(lambda: torch.tanh(ta), min_time, reps)
+        del a, ta
+    if want("add_f32_16M"):
+        a = rng.uniform(-1, 1, 1 << 24).astype(np.float32)
+        b = rng.uniform(-1, 1, 1 << 24).astype(np.float32)
+        out["add_np"] = time_fn(lambda: a + b, min_time, reps)
+        del a, b
+    if want("reduce_sum_f32_64M"):
+        a = rng.uniform(-1, 1, 1 << 26).astype(np.float32)
+        out["sum_np"] = time_fn(lambda: a.sum(), min_time, reps)
+        del a
+    if not want("conv_nchw", "conv_nhwc"):
+        return out, notes
     with torch.inference_mode():
         x = torch.from_numpy(rng.uniform(-1, 1, (8, 64, 56, 56)).astype(np.float32))
         w = torch.from_numpy(rng.uniform(-1, 1, (64, 64, 3, 3)).astype(np.float32))
@@ -137,8 +153,9 @@ def peers(min_time, reps):
     return out, notes
 
 
-def run_bench(path, reps, min_time):
-    cmd = [path, "--benchmark_format=json", f"--benchmark_min_time={min_time}"]
+def run_bench(path, reps, min_time, cases_re):
+    cmd = [path, "--benchmark_format=json", f"--benchmark_min_time={min_time}",
+           f"--benchmark_filter={cases_re}"]
     if reps > 1:
         cmd += [f"--benchmark_repetitions={reps}", "--benchmark_report_aggregates_only=true"]
     res = subprocess.run(cmd, check=True, stdout=subprocess.PIPE, text=True)
@@ -171,23 +188,25 @@ def main():
                     help="do not unset OPENBLAS_CORETYPE/OPENBLAS_L2_SIZE for the peers")
     ap.add_argument("--markdown", action="store_true", help="print the table as Markdown")
     ap.add_argument("--json-out", help="also write all measurements to this file")
+    ap.add_argument("--cases", default=".",
+                    help="regular expression: only the cases whose name it matches (e.g. conv)")
     ap.add_argument("--peers-only", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
 
     if args.peers_only:
-        out, notes = peers(args.min_time, args.repetitions)
+        out, notes = peers(args.min_time, args.repetitions, args.cases)
         json.dump({"times": out, "notes": notes}, sys.stdout)
         return
 
     load_before = os.getloadavg()
-    ours, context = run_bench(args.bench, args.repetitions, args.min_time)
+    ours, context = run_bench(args.bench, args.repetitions, args.min_time, args.cases)
     env = dict(os.environ)
     if not args.keep_openblas_env:
         env.pop("OPENBLAS_CORETYPE", None)
         env.pop("OPENBLAS_L2_SIZE", None)
     child = subprocess.run(
         [sys.executable, os.path.abspath(__file__), "--peers-only", f"--repetitions={args.repetitions}",
-         f"--min-time={args.min_time}"],
+         f"--min-time={args.min_time}", f"--cases={args.cases}"],
         check=True, stdout=subprocess.PIPE, text=True, env=env)
     peer_data = json.loads(child.stdout)
     py = peer_data["times"]
