@@ -34,7 +34,9 @@ constexpr int kBatch = 32;
 constexpr int kHidden = 256;
 
 struct Generated {
-  std::string text;
+  // Shared, as hlo-opt and hlo-run hold their input: the parsed module keeps
+  // a reference instead of a copy.
+  std::shared_ptr<const std::string> text;
   int64_t instructions = 0;
 };
 
@@ -125,7 +127,7 @@ Generated Generate(size_t target_bytes) {
   while (entry.size() + fused.size() < target_bytes) {
     h = AppendLayer(i++, h, &entry, &fused, &g.instructions);
   }
-  g.text = absl::StrCat(
+  g.text = std::make_shared<const std::string>(absl::StrCat(
       "HloModule bench_", i, "_layers, entry_computation_layout={(", act, ", f32[", kHidden, ",",
       kHidden, "]{1,0}, f32[", kHidden, "]{0})->", act, "}\n\n",
       "%region_add (a: f32[], b: f32[]) -> f32[] {\n  %a = f32[] parameter(0)\n"
@@ -133,7 +135,7 @@ Generated Generate(size_t target_bytes) {
       fused, "ENTRY %main (x: ", "f32[", kBatch, ",", kHidden, "], w: f32[", kHidden, ",", kHidden,
       "], b: f32[", kHidden, "]) -> f32[", kBatch, ",", kHidden, "] {\n", "  %x = ", act,
       " parameter(0)\n  %w = f32[", kHidden, ",", kHidden, "]{1,0} parameter(1)\n  %b = f32[",
-      kHidden, "]{0} parameter(2)\n", entry, "  ROOT %out = ", act, " copy(%", h, ")\n}\n");
+      kHidden, "]{0} parameter(2)\n", entry, "  ROOT %out = ", act, " copy(%", h, ")\n}\n"));
   g.instructions += 3 + 3 + 1;
   return g;
 }
@@ -148,8 +150,8 @@ const Generated& GetModule(int64_t megabytes) {
 }
 
 void SetCounters(benchmark::State& state, const Generated& g) {
-  state.SetBytesProcessed(state.iterations() * static_cast<int64_t>(g.text.size()));
-  state.counters["MB"] = static_cast<double>(g.text.size()) / (1 << 20);
+  state.SetBytesProcessed(state.iterations() * static_cast<int64_t>(g.text->size()));
+  state.counters["MB"] = static_cast<double>(g.text->size()) / (1 << 20);
   state.counters["instructions"] = static_cast<double>(g.instructions);
   state.counters["inst/s"] = benchmark::Counter(static_cast<double>(g.instructions),
                                                 benchmark::Counter::kIsIterationInvariantRate);
@@ -242,12 +244,13 @@ BENCHMARK(BM_Print)->Arg(5)->Arg(50)->Unit(benchmark::kMillisecond);
 int main(int argc, char** argv) {
   // The same heap set-up as hlo-opt/hlo-run use for big inputs (see
   // tools/heap_setup.h); HLO_HUGEPAGE_HEAP=0 measures without it.
-  hlo::MaybeReexecWithHugePageHeap(argc, argv, /*always=*/true);
+  hlo::ConfigureHeapForInput(argc, argv, /*always=*/true);
   if (argc == 2 && absl::string_view(argv[1]).substr(0, 7) == "--dump=") {
     const hlo::Generated& g = hlo::GetModule(std::atoll(argv[1] + 7));
-    std::fwrite(g.text.data(), 1, g.text.size(), stdout);
+    std::fwrite(g.text->data(), 1, g.text->size(), stdout);
     return 0;
   }
+  benchmark::AddCustomContext("heap_allocator", hlo::HeapAllocatorName());
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   benchmark::RunSpecifiedBenchmarks();

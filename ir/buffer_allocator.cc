@@ -2,6 +2,7 @@
 
 #include <sys/mman.h>
 
+#include <cstdint>
 #include <mutex>
 #include <utility>
 #include <vector>
@@ -56,6 +57,32 @@ class LargeBufferCache {
 
 size_t RoundToHugePage(size_t bytes) { return (bytes + kHugePage - 1) / kHugePage * kHugePage; }
 
+#if defined(__SANITIZE_ADDRESS__)
+// Under AddressSanitizer large buffers stay on its heap, so that overflows
+// and uses after free are still caught.
+void* MapLarge(size_t rounded) { return std::aligned_alloc(kHugePage, rounded); }
+void UnmapLarge(void* p, size_t) { std::free(p); }
+#else
+// Large buffers come straight from the kernel, not from malloc: the kernel's
+// overcommit check then refuses a request no machine could hold (a value of
+// hundreds of GB) with a clean "out of memory", whatever allocator the
+// program runs on (mimalloc reserves address space with MAP_NORESERVE,
+// which skips that check and leaves the failure to the OOM killer).
+void* MapLarge(size_t rounded) {
+  // Over-map by one huge page and trim, for a 2 MiB aligned start.
+  const size_t span = rounded + kHugePage;
+  void* raw = mmap(nullptr, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (raw == MAP_FAILED) return nullptr;
+  const uintptr_t start = reinterpret_cast<uintptr_t>(raw);
+  const uintptr_t aligned = (start + kHugePage - 1) / kHugePage * kHugePage;
+  if (aligned > start) munmap(raw, aligned - start);
+  const uintptr_t end = start + span;
+  if (end > aligned + rounded) munmap(reinterpret_cast<void*>(aligned + rounded), end - aligned - rounded);
+  return reinterpret_cast<void*>(aligned);
+}
+void UnmapLarge(void* p, size_t rounded) { munmap(p, rounded); }
+#endif
+
 }  // namespace
 
 void* AllocateBuffer(size_t bytes) {
@@ -65,8 +92,9 @@ void* AllocateBuffer(size_t bytes) {
     return p;
   }
   const size_t rounded = RoundToHugePage(bytes);
+  if (rounded < bytes) throw std::bad_alloc();  // size_t overflow
   if (void* cached = LargeBufferCache::Get().Take(rounded)) return cached;
-  void* p = std::aligned_alloc(kHugePage, rounded);
+  void* p = MapLarge(rounded);
   if (p == nullptr) throw std::bad_alloc();
   madvise(p, rounded, MADV_HUGEPAGE);  // a hint: failure only costs speed
   return p;
@@ -74,8 +102,13 @@ void* AllocateBuffer(size_t bytes) {
 
 void FreeBuffer(void* p, size_t bytes) {
   if (p == nullptr) return;
-  if (bytes >= kHugeThreshold && LargeBufferCache::Get().Keep(p, RoundToHugePage(bytes))) return;
-  std::free(p);
+  if (bytes < kHugeThreshold) {
+    std::free(p);
+    return;
+  }
+  const size_t rounded = RoundToHugePage(bytes);
+  if (LargeBufferCache::Get().Keep(p, rounded)) return;
+  UnmapLarge(p, rounded);
 }
 
 }  // namespace hlo

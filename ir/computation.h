@@ -32,6 +32,8 @@ class Computation {
   const std::string& execution_thread() const { return execution_thread_; }
   void set_execution_thread(std::string t) { execution_thread_ = std::move(t); }
 
+  // Room for `n` more instructions without growing the instruction array.
+  void ReserveInstructions(size_t n) { slots_.reserve(slots_.size() + n); }
   // Takes ownership; parameters are registered by parameter_number().
   Instruction* AddInstruction(std::unique_ptr<Instruction> inst);
   // Removes an instruction that has no users (and is not the root);

@@ -101,8 +101,13 @@ class Module {
   // Where the module came from, for diagnostics after parsing (verifier
   // messages point at the source line).
   const std::string& source_name() const { return source_name_; }
-  const std::string& source_text() const { return source_text_; }
-  void set_source(std::string name, std::string text) {
+  const std::string& source_text() const {
+    static const std::string* const kEmpty = new std::string();
+    return source_text_ != nullptr ? *source_text_ : *kEmpty;
+  }
+  // The text is shared, not copied: a module parsed from a 50 MB file
+  // would otherwise hold a second copy of it.
+  void set_source(std::string name, std::shared_ptr<const std::string> text) {
     source_name_ = std::move(name);
     source_text_ = std::move(text);
   }
@@ -113,7 +118,7 @@ class Module {
   std::vector<std::unique_ptr<Computation>> computations_;
   Computation* entry_ = nullptr;
   std::string source_name_;
-  std::string source_text_;
+  std::shared_ptr<const std::string> source_text_;
   std::vector<Computation*> ComputeComputationPostOrder() const;
   uint64_t call_graph_generation_ = 0;
   mutable std::mutex order_mu_;

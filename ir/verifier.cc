@@ -108,7 +108,8 @@ class Verifier {
     // Only Computation::AddInstruction sets an instruction's parent, and a
     // removed instruction is destroyed: parent == &c means "one of mine".
     auto mine = [&c](const Instruction* i) { return i->parent() == &c; };
-    absl::flat_hash_set<std::string> names;
+    absl::flat_hash_set<absl::string_view> names;
+    names.reserve(insts.size());
     const size_t before = diags_.size() + dropped_;
     if (c.root() == nullptr) {
       ReportComp(c, "computation has no root instruction");

@@ -4,6 +4,7 @@
 #include "parser/parser.h"
 
 #include <algorithm>
+#include <cstring>
 
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/match.h"
@@ -323,7 +324,9 @@ absl::StatusOr<std::unique_ptr<Module>> Parser::ParseModuleTop() {
     h.entry_computation_layout = std::move(ps);
   }
   HLO_PARSE_RETURN_IF_ERROR(CheckAliasing(module.get()));
-  module->set_source(options_.filename, std::string(text_));
+  module->set_source(options_.filename, shared_text_ != nullptr
+                                            ? shared_text_
+                                            : std::make_shared<const std::string>(text_));
   return module;
 }
 
@@ -610,8 +613,35 @@ absl::Status Parser::ParseComputation(Module* module, bool* saw_entry, Computati
   return absl::OkStatus();
 }
 
+namespace {
+
+// Lines from `p` up to the first line that starts with '}' (how printed
+// modules end a computation body): an estimate of the body's instruction
+// count, used only to size tables up front (a wrong guess costs only
+// speed). Growing a name table of 100k entries step by step rehashes every
+// name about twice.
+size_t EstimateBodyLines(const char* p, const char* end) {
+  size_t lines = 0;
+  while (p < end) {
+    const void* nl = std::memchr(p, '\n', static_cast<size_t>(end - p));
+    if (nl == nullptr) break;
+    ++lines;
+    p = static_cast<const char*>(nl) + 1;
+    if (p < end && *p == '}') break;
+  }
+  return lines;
+}
+
+}  // namespace
+
 absl::Status Parser::ParseInstructionList(Computation* comp, Scope* scope, SourceLoc comp_loc) {
   if (kind() != TokKind::kLbrace) return Unexpected("'{' to start the computation body");
+  {
+    const absl::string_view buf = lexer_.buffer();
+    const size_t lines = EstimateBodyLines(tok().begin, buf.data() + buf.size());
+    scope->names.reserve(lines);
+    comp->ReserveInstructions(lines);
+  }
   Next();
   bool saw_root = false;
   Instruction* root = nullptr;
@@ -665,6 +695,14 @@ absl::StatusOr<Computation*> Parser::ParseComputationRef(Scope* scope) {
 absl::StatusOr<std::unique_ptr<Module>> ParseModule(absl::string_view text,
                                                     const ParseOptions& options) {
   parser_internal::Parser p(text, options);
+  return p.ParseModuleTop();
+}
+
+absl::StatusOr<std::unique_ptr<Module>> ParseModule(std::shared_ptr<const std::string> text,
+                                                    const ParseOptions& options) {
+  if (text == nullptr) return absl::InvalidArgumentError("ParseModule: no text");
+  parser_internal::Parser p(*text, options);
+  p.shared_text_ = std::move(text);
   return p.ParseModuleTop();
 }
 

@@ -30,6 +30,10 @@ struct ParseOptions {
 // diagnostics (verifier) can point at lines.
 absl::StatusOr<std::unique_ptr<Module>> ParseModule(absl::string_view text,
                                                     const ParseOptions& options = ParseOptions());
+// The same for text the caller already holds in a shared string: the module
+// keeps a reference to it instead of a copy (for big inputs).
+absl::StatusOr<std::unique_ptr<Module>> ParseModule(std::shared_ptr<const std::string> text,
+                                                    const ParseOptions& options = ParseOptions());
 
 // Parses a shape such as `f32[2,3]{1,0}` or `(f32[], s32[4])`.
 absl::StatusOr<Shape> ParseShape(absl::string_view text);

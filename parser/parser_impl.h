@@ -171,6 +171,9 @@ class Parser {
   Computation* AddPendingComputation(std::unique_ptr<Computation> comp);
 
   absl::string_view text_;
+  // The owner of text_ when the caller shares it (handed to the module
+  // instead of a copy); null otherwise.
+  std::shared_ptr<const std::string> shared_text_;
   ParseOptions options_;
   Lexer lexer_;
   int depth_ = 0;

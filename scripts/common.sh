@@ -12,7 +12,7 @@ BUILD_DIR="${BUILD_DIR:-$ROOT/build}"
 HLO_PACKAGES=(
   g++ cmake ninja-build pkg-config
   libabsl-dev libre2-dev libgtest-dev libgmock-dev libbenchmark-dev
-  libopenblas-dev libopenblas-pthread-dev libfftw3-dev libdnnl-dev
+  libopenblas-dev libopenblas-pthread-dev libfftw3-dev libdnnl-dev libmimalloc-dev
   llvm-14-tools clang-14 libclang-rt-14-dev python3
 )
 

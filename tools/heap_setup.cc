@@ -8,10 +8,13 @@
 #include <fstream>
 #include <string>
 
+#ifdef HLO_HAVE_MIMALLOC
+#include <mimalloc.h>
+#endif
+
 namespace hlo {
 namespace {
 
-constexpr const char* kTunable = "glibc.malloc.hugetlb=1";
 constexpr long long kBigInputBytes = 8ll << 20;
 
 bool ThpAvailable() {
@@ -30,15 +33,11 @@ bool HasBigInputFile(int argc, char** argv) {
   return false;
 }
 
-}  // namespace
-
-void MaybeReexecWithHugePageHeap(int argc, char** argv, bool always) {
-  const char* opt = std::getenv("HLO_HUGEPAGE_HEAP");
-  if (opt != nullptr && std::strcmp(opt, "0") == 0) return;
+#ifndef HLO_HAVE_MIMALLOC
+void ReexecWithGlibcHugePageHeap(char** argv) {
+  constexpr const char* kTunable = "glibc.malloc.hugetlb=1";
   const char* current = std::getenv("GLIBC_TUNABLES");
   if (current != nullptr && std::strstr(current, "glibc.malloc.hugetlb") != nullptr) return;
-  if (!always && !HasBigInputFile(argc, argv)) return;
-  if (!ThpAvailable()) return;
   std::string value = current != nullptr && *current != '\0' ? std::string(current) + ":" + kTunable : kTunable;
   if (setenv("GLIBC_TUNABLES", value.c_str(), 1) != 0) return;
   execv("/proc/self/exe", argv);
@@ -49,6 +48,30 @@ void MaybeReexecWithHugePageHeap(int argc, char** argv, bool always) {
   } else {
     unsetenv("GLIBC_TUNABLES");
   }
+}
+#endif
+
+}  // namespace
+
+void ConfigureHeapForInput(int argc, char** argv, bool always) {
+  const char* opt = std::getenv("HLO_HUGEPAGE_HEAP");
+  if (opt != nullptr && std::strcmp(opt, "0") == 0) return;
+  if (!always && !HasBigInputFile(argc, argv)) return;
+  if (!ThpAvailable()) return;
+#ifdef HLO_HAVE_MIMALLOC
+  // Takes effect for every later request of memory from the OS.
+  mi_option_set_enabled(mi_option_large_os_pages, true);
+#else
+  ReexecWithGlibcHugePageHeap(argv);
+#endif
+}
+
+const char* HeapAllocatorName() {
+#ifdef HLO_HAVE_MIMALLOC
+  return "mimalloc";
+#else
+  return "glibc";
+#endif
 }
 
 }  // namespace hlo

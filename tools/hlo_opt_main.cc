@@ -89,13 +89,13 @@ int UsageError(absl::string_view message) {
 
 // Parses, verifies and prints one module. On failure the diagnostics have
 // been reported to stderr and false is returned.
-bool ProcessModule(absl::string_view text, const std::string& filename, const Options& opts,
+bool ProcessModule(std::shared_ptr<const std::string> text, const std::string& filename, const Options& opts,
                    const PrintOptions& print_options, const Pipeline* pipeline,
                    const PipelineOptions& pipeline_options, std::string* out) {
   ParseOptions parse_options;
   parse_options.filename = filename;
   parse_options.reject_unspecified_api_version = opts.strict;
-  absl::StatusOr<std::unique_ptr<Module>> module = ParseModule(text, parse_options);
+  absl::StatusOr<std::unique_ptr<Module>> module = ParseModule(std::move(text), parse_options);
   if (!module.ok()) {
     PrintDiagnostics(module.status().message());
     return false;
@@ -293,7 +293,7 @@ int Run(int argc, char** argv) {
   int failures = 0;
   for (size_t i = 0; i < chunks.size(); ++i) {
     std::string printed;
-    if (!ProcessModule(chunks[i].text, filename, opts, print_options,
+    if (!ProcessModule(std::make_shared<const std::string>(std::move(chunks[i].text)), filename, opts, print_options,
                        run_pipeline ? &pipeline : nullptr, pipeline_options, &printed)) {
       ++failures;
       continue;
@@ -319,7 +319,7 @@ int Run(int argc, char** argv) {
 }  // namespace hlo
 
 int main(int argc, char** argv) {
-  hlo::MaybeReexecWithHugePageHeap(argc, argv);
+  hlo::ConfigureHeapForInput(argc, argv);
   try {
     return hlo::Run(argc, argv);
   } catch (const std::bad_alloc&) {

@@ -161,7 +161,7 @@ absl::Status WriteOutputDir(const std::string& dir, const Literal& result) {
 }
 
 // Parses and verifies a module.
-absl::StatusOr<std::unique_ptr<Module>> LoadModule(const std::string& text,
+absl::StatusOr<std::unique_ptr<Module>> LoadModule(std::shared_ptr<const std::string> text,
                                                    const ParseOptions& options) {
   absl::StatusOr<std::unique_ptr<Module>> module = ParseModule(text, options);
   if (!module.ok()) return module.status();
@@ -303,17 +303,19 @@ int Run(int argc, char** argv) {
   }
 
   const std::string& input = files[0];
-  absl::StatusOr<std::string> text = ReadInput(input);
-  if (!text.ok()) return Fail(text.status().message());
+  absl::StatusOr<std::string> read = ReadInput(input);
+  if (!read.ok()) return Fail(read.status().message());
+  // Shared with the parsed modules (they keep it for diagnostics).
+  auto text = std::make_shared<const std::string>(*std::move(read));
   ParseOptions parse_options;
   parse_options.filename = input == "-" ? "<stdin>" : input;
   parse_options.reject_unspecified_api_version = opts.strict;
-  absl::StatusOr<std::unique_ptr<Module>> module = LoadModule(*text, parse_options);
+  absl::StatusOr<std::unique_ptr<Module>> module = LoadModule(text, parse_options);
   if (!module.ok()) return ReportDiagnostics(module.status());
   // The reference is the module as written; the test module is optimized.
   std::unique_ptr<Module> reference;
   if (compare) {
-    absl::StatusOr<std::unique_ptr<Module>> ref = LoadModule(*text, parse_options);
+    absl::StatusOr<std::unique_ptr<Module>> ref = LoadModule(text, parse_options);
     if (!ref.ok()) return ReportDiagnostics(ref.status());
     reference = *std::move(ref);
   }
@@ -430,7 +432,7 @@ int Run(int argc, char** argv) {
 }  // namespace hlo
 
 int main(int argc, char** argv) {
-  hlo::MaybeReexecWithHugePageHeap(argc, argv);
+  hlo::ConfigureHeapForInput(argc, argv);
   try {
     return hlo::Run(argc, argv);
   } catch (const std::bad_alloc&) {
