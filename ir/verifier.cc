@@ -64,11 +64,18 @@ class Verifier {
     for (Computation* c : m_.computations()) VerifyComputationStructure(*c);
     CheckCallGraph();
     if (!structural_error_) {
-      for (Computation* c : m_.computations())
-        for (Instruction* inst : c->instructions()) VerifyInstruction(*inst);
-      CheckAsyncOps();
-      CheckPairsAndChannels();
-      CheckCalledComputationContents();
+      // One walk over every instruction for all per-instruction checks: a
+      // module of 100k+ instructions does not fit in cache, so each extra
+      // walk costs a cache miss per instruction.
+      for (Computation* c : m_.computations()) {
+        const bool in_async = async_computations_.contains(c);
+        for (Instruction* inst : c->instructions()) {
+          VerifyInstruction(*inst);
+          CheckAsyncOp(*inst);
+          CheckPairsAndChannels(*inst, in_async);
+          CheckCalledComputationContents(*inst);
+        }
+      }
       CheckHeader();
     }
     if (diags_.empty()) return absl::OkStatus();
@@ -110,6 +117,7 @@ class Verifier {
     auto mine = [&c](const Instruction* i) { return i->parent() == &c; };
     absl::flat_hash_set<absl::string_view> names;
     names.reserve(insts.size());
+    std::vector<Computation*>& callees = callees_[&c];
     const size_t before = diags_.size() + dropped_;
     if (c.root() == nullptr) {
       ReportComp(c, "computation has no root instruction");
@@ -153,6 +161,11 @@ class Verifier {
     // Operands with many users (a weight read by every layer) get a set, so
     // that checking each user edge stays linear overall.
     absl::flat_hash_map<const Instruction*, absl::flat_hash_set<const Instruction*>> user_sets;
+    // Users lists are checked by counting: every operand edge was found in
+    // its operand's users list (above), so equal totals mean no list holds
+    // anything else. Only on a difference are the lists searched for the
+    // entry to report (which touches every user again).
+    size_t operand_pairs = 0, user_entries = 0;
     for (Instruction* inst : insts) {
       if (inst->parent() != &c) ReportInst(*inst, "instruction's parent is not its computation");
       if (!names.insert(inst->name()).second) ReportInst(*inst, "duplicate instruction name in computation");
@@ -169,15 +182,11 @@ class Verifier {
         }
         if (!ListsUser(op, inst, &user_sets))
           ReportInst(*inst, absl::StrCat("is not recorded as a user of its operand %", op->name()));
+        // Each distinct (operand, user) pair is one entry of a users list.
+        const auto& ops = inst->operands();
+        if (std::find(ops.begin(), ops.begin() + i, op) == ops.begin() + i) ++operand_pairs;
       }
-      for (const Instruction* user : inst->users()) {
-        const auto& ops = user->operands();
-        if (!mine(user)) {
-          ReportInst(*inst, absl::StrCat("has user %", user->name(), " outside its computation"));
-        } else if (std::find(ops.begin(), ops.end(), inst) == ops.end()) {
-          ReportInst(*inst, absl::StrCat("lists %", user->name(), " as a user, but is not its operand"));
-        }
-      }
+      user_entries += inst->users().size();
       for (const Instruction* p : inst->control_predecessors()) {
         const auto& succ = p->control_successors();
         if (!mine(p))
@@ -197,13 +206,39 @@ class Verifier {
                      absl::StrCat("control successor %", s->name(), " does not list it as a predecessor"));
       }
       for (Computation* callee : inst->called_computations()) {
-        if (callee == nullptr || !comps_.contains(callee))
+        if (callee == nullptr || !comps_.contains(callee)) {
           ReportInst(*inst, absl::StrCat("calls computation ", callee ? callee->name() : "<null>",
                                          " which is not in the module"));
+          continue;
+        }
+        callees.push_back(callee);
+        if (inst->opcode() == Opcode::kAsyncStart && inst->GetAttr<Computation*>("calls") != nullptr &&
+            *inst->GetAttr<Computation*>("calls") == callee)
+          async_computations_.insert(callee);
       }
     }
+    if (user_entries != operand_pairs) ReportStrayUsers(insts, mine);
     if (diags_.size() + dropped_ == before) CheckCycles(c, insts);
     if (diags_.size() + dropped_ != before) structural_error_ = true;
+  }
+
+  // Users-list entries that are not operand edges (see the counting above).
+  template <typename Mine>
+  void ReportStrayUsers(const std::vector<Instruction*>& insts, const Mine& mine) {
+    for (const Instruction* inst : insts) {
+      const auto& users = inst->users();
+      for (size_t u = 0; u < users.size(); ++u) {
+        const Instruction* user = users[u];
+        const auto& ops = user->operands();
+        if (!mine(user)) {
+          ReportInst(*inst, absl::StrCat("has user %", user->name(), " outside its computation"));
+        } else if (std::find(ops.begin(), ops.end(), inst) == ops.end()) {
+          ReportInst(*inst, absl::StrCat("lists %", user->name(), " as a user, but is not its operand"));
+        } else if (std::find(users.begin(), users.begin() + u, user) != users.begin() + u) {
+          ReportInst(*inst, absl::StrCat("lists %", user->name(), " as a user twice"));
+        }
+      }
+    }
   }
 
   static bool ListsUser(
@@ -224,9 +259,23 @@ class Verifier {
     for (const Instruction* inst : insts) max_id = std::max(max_id, inst->unique_id());
     std::vector<char> states(static_cast<size_t>(max_id) + 1, 0);  // 1 = on stack, 2 = done
     auto state = [&](const Instruction* inst) -> char& { return states[static_cast<size_t>(inst->unique_id())]; };
+    auto deps_done = [&](const Instruction* inst) {
+      for (const Instruction* op : inst->operands())
+        if (state(op) != 2) return false;
+      for (const Instruction* p : inst->control_predecessors())
+        if (state(p) != 2) return false;
+      return true;
+    };
+    std::vector<std::pair<const Instruction*, size_t>> stack;
     for (const Instruction* start : insts) {
       if (state(start) != 0) continue;
-      std::vector<std::pair<const Instruction*, size_t>> stack{{start, 0}};
+      // Text order is nearly always an order of definition: then every
+      // dependency is already done and no search is needed.
+      if (deps_done(start)) {
+        state(start) = 2;
+        continue;
+      }
+      stack.assign(1, {start, 0});
       state(start) = 1;
       while (!stack.empty()) {
         auto& [inst, next] = stack.back();
@@ -264,12 +313,10 @@ class Verifier {
         std::vector<Computation*> callees;
         size_t next;
       };
+      // Recorded by VerifyComputationStructure (only callees in the module).
       auto callees_of = [this](const Computation* c) {
-        std::vector<Computation*> out;
-        for (Instruction* inst : c->instructions())
-          for (Computation* callee : inst->called_computations())
-            if (callee != nullptr && comps_.contains(callee)) out.push_back(callee);
-        return out;
+        auto it = callees_.find(c);
+        return it == callees_.end() ? std::vector<Computation*>() : it->second;
       };
       std::vector<Frame> stack{{start, callees_of(start), 0}};
       state[start] = 1;
@@ -580,41 +627,38 @@ class Verifier {
 
   // Async chains: each wrapped computation belongs to one chain; execution
   // threads agree; update/done name the same computation as their start.
-  void CheckAsyncOps() {
-    absl::flat_hash_map<const Computation*, const Instruction*> owner;
-    for (Computation* c : m_.computations()) {
-      for (Instruction* inst : c->instructions()) {
-        const Opcode op = inst->opcode();
-        if (op != Opcode::kAsyncStart && op != Opcode::kAsyncUpdate && op != Opcode::kAsyncDone) continue;
-        // Find the start of the chain.
-        const Instruction* start = inst;
-        int guard = 0;
-        while (start->opcode() != Opcode::kAsyncStart && start->operand_count() == 1 && guard++ < 10000) {
-          const Instruction* prev = start->operand(0);
-          if (prev->opcode() != Opcode::kAsyncStart && prev->opcode() != Opcode::kAsyncUpdate) break;
-          start = prev;
-        }
-        if (start->opcode() != Opcode::kAsyncStart) continue;  // InferShape reports it
-        const auto* called = start->GetAttr<Computation*>("calls");
-        if (called == nullptr || *called == nullptr) continue;
-        const Computation* wrapped = *called;
-        if (op == Opcode::kAsyncStart) {
-          auto [it, inserted] = owner.emplace(wrapped, inst);
-          if (!inserted)
-            ReportInst(*inst, absl::StrCat("Computation ", wrapped->name(),
-                                           " is called by more than one async op (also by %",
-                                           it->second->name(), ")"));
-        } else if (const auto* mine = inst->GetAttr<Computation*>("calls")) {
-          if (*mine != wrapped)
-            ReportInst(*inst, absl::StrCat("async op calls ", (*mine) ? (*mine)->name() : "<null>",
-                                           " but its async-start calls ", wrapped->name()));
-        }
-        if (const auto* thread = inst->GetAttr<std::string>("async_execution_thread")) {
-          if (*thread != wrapped->execution_thread())
-            ReportInst(*inst, absl::StrCat("Expect async_execution_thread to be ",
-                                           wrapped->execution_thread(), ", but got ", *thread));
-        }
-      }
+  // Each async wrapped computation is called by one async-start; the
+  // chain's -update/-done call the same one, on its execution thread.
+  void CheckAsyncOp(const Instruction& inst) {
+    const Opcode op = inst.opcode();
+    if (op != Opcode::kAsyncStart && op != Opcode::kAsyncUpdate && op != Opcode::kAsyncDone) return;
+    // Find the start of the chain.
+    const Instruction* start = &inst;
+    int guard = 0;
+    while (start->opcode() != Opcode::kAsyncStart && start->operand_count() == 1 && guard++ < 10000) {
+      const Instruction* prev = start->operand(0);
+      if (prev->opcode() != Opcode::kAsyncStart && prev->opcode() != Opcode::kAsyncUpdate) break;
+      start = prev;
+    }
+    if (start->opcode() != Opcode::kAsyncStart) return;  // InferShape reports it
+    const auto* called = start->GetAttr<Computation*>("calls");
+    if (called == nullptr || *called == nullptr) return;
+    const Computation* wrapped = *called;
+    if (op == Opcode::kAsyncStart) {
+      auto [it, inserted] = async_owner_.emplace(wrapped, &inst);
+      if (!inserted)
+        ReportInst(inst, absl::StrCat("Computation ", wrapped->name(),
+                                      " is called by more than one async op (also by %",
+                                      it->second->name(), ")"));
+    } else if (const auto* mine = inst.GetAttr<Computation*>("calls")) {
+      if (*mine != wrapped)
+        ReportInst(inst, absl::StrCat("async op calls ", (*mine) ? (*mine)->name() : "<null>",
+                                      " but its async-start calls ", wrapped->name()));
+    }
+    if (const auto* thread = inst.GetAttr<std::string>("async_execution_thread")) {
+      if (*thread != wrapped->execution_thread())
+        ReportInst(inst, absl::StrCat("Expect async_execution_thread to be ", wrapped->execution_thread(),
+                                      ", but got ", *thread));
     }
   }
 
@@ -647,118 +691,103 @@ class Verifier {
   }
 
   // XLA's pairing rules for asynchronous ops, and channel consistency of
-  // send/recv with their -done ops.
-  void CheckPairsAndChannels() {
-    absl::flat_hash_set<const Computation*> async_comps;
-    for (Computation* c : m_.computations())
-      for (Instruction* inst : c->instructions())
-        if (inst->opcode() == Opcode::kAsyncStart)
-          if (const auto* called = inst->GetAttr<Computation*>("calls"))
-            if (*called) async_comps.insert(*called);
-    std::optional<bool> constrain;
-    for (Computation* c : m_.computations()) {
-      const bool in_async = async_comps.contains(c);
-      for (Instruction* inst : c->instructions()) {
-        const Opcode op = inst->opcode();
-        switch (op) {
-          case Opcode::kAsyncStart:
-            ExpectSingleUser(*inst, {Opcode::kAsyncUpdate, Opcode::kAsyncDone});
-            break;
-          case Opcode::kAsyncUpdate:
-            ExpectOperandOf(*inst, {Opcode::kAsyncStart, Opcode::kAsyncUpdate});
-            ExpectSingleUser(*inst, {Opcode::kAsyncUpdate, Opcode::kAsyncDone});
-            break;
-          case Opcode::kAsyncDone:
-            ExpectOperandOf(*inst, {Opcode::kAsyncStart, Opcode::kAsyncUpdate});
-            break;
-          case Opcode::kAllReduceStart:
-            ExpectSingleUser(*inst, {Opcode::kAllReduceDone});
-            break;
-          case Opcode::kAllReduceDone:
-            ExpectOperandOf(*inst, {Opcode::kAllReduceStart});
-            break;
-          case Opcode::kCopyStart:
-            ExpectSingleUser(*inst, {Opcode::kCopyDone});
-            break;
-          case Opcode::kCopyDone:
-            ExpectOperandOf(*inst, {Opcode::kCopyStart});
-            break;
-          case Opcode::kCollectivePermuteStart:
-            ExpectSingleUser(*inst, {Opcode::kCollectivePermuteDone});
-            break;
-          case Opcode::kCollectivePermuteDone:
-            ExpectOperandOf(*inst, {Opcode::kCollectivePermuteStart});
-            break;
-          case Opcode::kSend:
-          case Opcode::kRecv: {
-            if (inst->IsRoot() && in_async) break;
-            const Opcode done = op == Opcode::kSend ? Opcode::kSendDone : Opcode::kRecvDone;
-            ExpectSingleUser(*inst, {done, Opcode::kTuple});
-            if (inst->user_count() == 1 && inst->users()[0]->opcode() == done) {
-              const Instruction* d = inst->users()[0];
-              const int64_t* a = inst->GetAttr<int64_t>("channel_id");
-              const int64_t* b = d->GetAttr<int64_t>("channel_id");
-              if ((a == nullptr) != (b == nullptr) || (a && b && *a != *b))
-                ReportInst(*d, absl::StrCat("channel_id differs from that of its operand %", inst->name()));
-              if (inst->AttrOr<bool>("is_host_transfer", false) != d->AttrOr<bool>("is_host_transfer", false))
-                ReportInst(*d,
-                           absl::StrCat("is_host_transfer differs from that of its operand %", inst->name()));
-            }
-            break;
-          }
-          case Opcode::kSendDone:
-            ExpectOperandOf(*inst, {Opcode::kSend, Opcode::kGetTupleElement});
-            break;
-          case Opcode::kRecvDone:
-            ExpectOperandOf(*inst, {Opcode::kRecv, Opcode::kGetTupleElement});
-            break;
-          case Opcode::kAllReduce: {
-            const bool cl = inst->AttrOr<bool>("constrain_layout", false);
-            if (constrain && *constrain != cl)
-              ReportInst(*inst,
-                         "the module mixes layout-constrained and unconstrained all-reduce instructions");
-            constrain = cl;
-            break;
-          }
-          default:
-            break;
+  // send/recv with their -done ops. `in_async`: the instruction's
+  // computation is an async wrapped computation.
+  void CheckPairsAndChannels(const Instruction& inst, bool in_async) {
+    const Opcode op = inst.opcode();
+    switch (op) {
+      case Opcode::kAsyncStart:
+        ExpectSingleUser(inst, {Opcode::kAsyncUpdate, Opcode::kAsyncDone});
+        break;
+      case Opcode::kAsyncUpdate:
+        ExpectOperandOf(inst, {Opcode::kAsyncStart, Opcode::kAsyncUpdate});
+        ExpectSingleUser(inst, {Opcode::kAsyncUpdate, Opcode::kAsyncDone});
+        break;
+      case Opcode::kAsyncDone:
+        ExpectOperandOf(inst, {Opcode::kAsyncStart, Opcode::kAsyncUpdate});
+        break;
+      case Opcode::kAllReduceStart:
+        ExpectSingleUser(inst, {Opcode::kAllReduceDone});
+        break;
+      case Opcode::kAllReduceDone:
+        ExpectOperandOf(inst, {Opcode::kAllReduceStart});
+        break;
+      case Opcode::kCopyStart:
+        ExpectSingleUser(inst, {Opcode::kCopyDone});
+        break;
+      case Opcode::kCopyDone:
+        ExpectOperandOf(inst, {Opcode::kCopyStart});
+        break;
+      case Opcode::kCollectivePermuteStart:
+        ExpectSingleUser(inst, {Opcode::kCollectivePermuteDone});
+        break;
+      case Opcode::kCollectivePermuteDone:
+        ExpectOperandOf(inst, {Opcode::kCollectivePermuteStart});
+        break;
+      case Opcode::kSend:
+      case Opcode::kRecv: {
+        if (inst.IsRoot() && in_async) break;
+        const Opcode done = op == Opcode::kSend ? Opcode::kSendDone : Opcode::kRecvDone;
+        ExpectSingleUser(inst, {done, Opcode::kTuple});
+        if (inst.user_count() == 1 && inst.users()[0]->opcode() == done) {
+          const Instruction* d = inst.users()[0];
+          const int64_t* a = inst.GetAttr<int64_t>("channel_id");
+          const int64_t* b = d->GetAttr<int64_t>("channel_id");
+          if ((a == nullptr) != (b == nullptr) || (a && b && *a != *b))
+            ReportInst(*d, absl::StrCat("channel_id differs from that of its operand %", inst.name()));
+          if (inst.AttrOr<bool>("is_host_transfer", false) != d->AttrOr<bool>("is_host_transfer", false))
+            ReportInst(*d,
+                       absl::StrCat("is_host_transfer differs from that of its operand %", inst.name()));
         }
+        break;
       }
+      case Opcode::kSendDone:
+        ExpectOperandOf(inst, {Opcode::kSend, Opcode::kGetTupleElement});
+        break;
+      case Opcode::kRecvDone:
+        ExpectOperandOf(inst, {Opcode::kRecv, Opcode::kGetTupleElement});
+        break;
+      case Opcode::kAllReduce: {
+        const bool cl = inst.AttrOr<bool>("constrain_layout", false);
+        if (all_reduce_constrain_layout_ && *all_reduce_constrain_layout_ != cl)
+          ReportInst(inst,
+                     "the module mixes layout-constrained and unconstrained all-reduce instructions");
+        all_reduce_constrain_layout_ = cl;
+        break;
+      }
+      default:
+        break;
     }
   }
 
   // Async wrapped computations hold only parameters and the root (or only
   // send/recv); fused computations have no dead instructions.
-  void CheckCalledComputationContents() {
-    for (Computation* c : m_.computations()) {
-      for (Instruction* inst : c->instructions()) {
-        if (inst->opcode() == Opcode::kAsyncStart) {
-          const auto* called = inst->GetAttr<Computation*>("calls");
-          if (called == nullptr || *called == nullptr || (*called)->root() == nullptr) continue;
-          const Computation* w = *called;
-          bool only_send_recv = true, single = true;
-          for (const Instruction* i : w->instructions()) {
-            const Opcode o = i->opcode();
-            if (!OneOf(o, {Opcode::kSend, Opcode::kRecv, Opcode::kSendDone, Opcode::kRecvDone,
-                           Opcode::kParameter, Opcode::kTuple, Opcode::kGetTupleElement, Opcode::kAfterAll}))
-              only_send_recv = false;
-            if (i != w->root() && o != Opcode::kParameter) single = false;
-          }
-          if (!single && !only_send_recv)
-            ReportComp(
-                *w, "an asynchronous computation may contain only its parameters and the root instruction");
-        } else if (inst->opcode() == Opcode::kFusion) {
-          const auto* called = inst->GetAttr<Computation*>("calls");
-          if (called == nullptr || *called == nullptr || (*called)->root() == nullptr) continue;
-          const Computation* f = *called;
-          if (f->root()->user_count() != 0)
-            ReportInst(*f->root(), "the root of a fused computation may not have users");
-          for (const Instruction* i : f->instructions())
-            if (i != f->root() && i->user_count() == 0)
-              ReportInst(*i, absl::StrCat("non-root instruction of fused computation ", f->name(),
-                                          " must have users"));
-        }
+  void CheckCalledComputationContents(const Instruction& inst) {
+    if (inst.opcode() == Opcode::kAsyncStart) {
+      const auto* called = inst.GetAttr<Computation*>("calls");
+      if (called == nullptr || *called == nullptr || (*called)->root() == nullptr) return;
+      const Computation* w = *called;
+      bool only_send_recv = true, single = true;
+      for (const Instruction* i : w->instructions()) {
+        const Opcode o = i->opcode();
+        if (!OneOf(o, {Opcode::kSend, Opcode::kRecv, Opcode::kSendDone, Opcode::kRecvDone,
+                       Opcode::kParameter, Opcode::kTuple, Opcode::kGetTupleElement, Opcode::kAfterAll}))
+          only_send_recv = false;
+        if (i != w->root() && o != Opcode::kParameter) single = false;
       }
+      if (!single && !only_send_recv)
+        ReportComp(
+            *w, "an asynchronous computation may contain only its parameters and the root instruction");
+    } else if (inst.opcode() == Opcode::kFusion) {
+      const auto* called = inst.GetAttr<Computation*>("calls");
+      if (called == nullptr || *called == nullptr || (*called)->root() == nullptr) return;
+      const Computation* f = *called;
+      if (f->root()->user_count() != 0)
+        ReportInst(*f->root(), "the root of a fused computation may not have users");
+      for (const Instruction* i : f->instructions())
+        if (i != f->root() && i->user_count() == 0)
+          ReportInst(*i, absl::StrCat("non-root instruction of fused computation ", f->name(),
+                                      " must have users"));
     }
   }
 
@@ -871,6 +900,13 @@ class Verifier {
 
   const Module& m_;
   absl::flat_hash_set<const Computation*> comps_;
+  // Per computation, the computations its instructions call (in the module).
+  absl::flat_hash_map<const Computation*, std::vector<Computation*>> callees_;
+  // Computations called by an async-start, and the async-start of each.
+  absl::flat_hash_set<const Computation*> async_computations_;
+  absl::flat_hash_map<const Computation*, const Instruction*> async_owner_;
+  // Whether the all-reduces seen so far are layout-constrained.
+  std::optional<bool> all_reduce_constrain_layout_;
   std::vector<std::string> diags_;
   size_t dropped_ = 0;
   bool structural_error_ = false;
