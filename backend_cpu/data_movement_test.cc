@@ -39,7 +39,7 @@ void ExpectRun(const std::string& hlo, const std::vector<std::string>& args,
   EXPECT_TRUE(got->LogicallyEqual(*want))
       << "got:  " << LiteralToString(*got) << "\nwant: " << LiteralToString(*want);
   if (!layout.empty()) {
-    EXPECT_EQ(got->shape().layout().minor_to_major, layout) << LiteralToString(*got);
+    EXPECT_EQ(ToStdVector(got->shape().layout().minor_to_major), layout) << LiteralToString(*got);
   }
 }
 

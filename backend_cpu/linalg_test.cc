@@ -79,7 +79,7 @@ std::vector<int64_t> RandomM2m(size_t rank, std::mt19937_64& rng) {
 }
 
 // Logical values in row-major order (real parts / complex).
-std::vector<int64_t> NextIndex(std::vector<int64_t> idx, const std::vector<int64_t>& dims) {
+std::vector<int64_t> NextIndex(std::vector<int64_t> idx, absl::Span<const int64_t> dims) {
   for (int64_t d = static_cast<int64_t>(dims.size()) - 1; d >= 0; --d) {
     if (++idx[d] < dims[d]) break;
     idx[d] = 0;

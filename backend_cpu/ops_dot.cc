@@ -483,7 +483,8 @@ absl::StatusOr<Literal> LinalgEvalDot(const Instruction& instr,
       N *= rs.dim(d);
       out_dims.push_back(rs.dim(d));
     }
-  if (out_dims != out_shape.dims()) return OpError(instr, "result shape does not match the dot dimensions");
+  if (!SameInts(out_dims, out_shape.dims()))
+    return OpError(instr, "result shape does not match the dot dimensions");
   const PrimitiveType rt = out_shape.element_type();
   auto acc = AccFor(instr, rt);
   if (!acc.ok()) return acc.status();
@@ -594,7 +595,8 @@ absl::StatusOr<Literal> LinalgEvalRaggedDot(const Instruction& instr,
       N *= rs.dim(d);
       out_dims.push_back(rs.dim(d));
     }
-  if (out_dims != out_shape.dims()) return OpError(instr, "result shape does not match the dimensions");
+  if (!SameInts(out_dims, out_shape.dims()))
+    return OpError(instr, "result shape does not match the dimensions");
   const PrimitiveType rt = out_shape.element_type();
   auto acc = AccFor(instr, rt);
   if (!acc.ok()) return acc.status();

@@ -293,9 +293,9 @@ absl::StatusOr<Literal> EvalTopKImpl(const Instruction& instr, absl::Span<const 
   if (k < 0 || k > len) return OpError(instr, "k must be in [0, last dimension]");
   const Shape& vs = shape.tuple_shape(0);
   const Shape& xs = shape.tuple_shape(1);
-  std::vector<int64_t> want = is.dims();
+  std::vector<int64_t> want(is.dims().begin(), is.dims().end());
   want.back() = k;
-  if (vs.dims() != want || xs.dims() != want || vs.element_type() != t || xs.element_type() != PrimitiveType::S32)
+  if (!SameInts(vs.dims(), want) || !SameInts(xs.dims(), want) || vs.element_type() != t || xs.element_type() != PrimitiveType::S32)
     return OpError(instr, "result shapes do not match the operand and k");
   if (len > int64_t{0x7fffffff}) return OpUnimplemented(instr, "topk over more than 2^31 elements");
   Literal vals = RowMajorLiteral(vs);

@@ -20,6 +20,11 @@ void AddUnique(std::vector<Instruction*>& v, Instruction* x) {
 
 }  // namespace
 
+const std::vector<Instruction*>& Instruction::NoInstructions() {
+  static const std::vector<Instruction*>* const kNone = new std::vector<Instruction*>();
+  return *kNone;
+}
+
 Instruction::Instruction(Opcode opcode, std::string name, Shape shape)
     : opcode_(opcode), name_(std::move(name)), shape_(std::move(shape)) {}
 
@@ -83,25 +88,26 @@ void Instruction::RemoveAllOperands() {
 void Instruction::AddControlDependencyTo(Instruction* successor) {
   Invalidate(this);
   Invalidate(successor);
-  AddUnique(control_successors_, successor);
-  AddUnique(successor->control_predecessors_, this);
+  AddUnique(MutableControl().successors, successor);
+  AddUnique(successor->MutableControl().predecessors, this);
 }
 
 void Instruction::RemoveControlDependencyTo(Instruction* successor) {
   Invalidate(this);
   Invalidate(successor);
-  EraseOne(control_successors_, successor);
-  EraseOne(successor->control_predecessors_, this);
+  if (control_ == nullptr || successor->control_ == nullptr) return;
+  EraseOne(control_->successors, successor);
+  EraseOne(successor->control_->predecessors, this);
 }
 
 void Instruction::DropAllControlDeps() {
   Invalidate(this);
-  for (Instruction* p : control_predecessors_) Invalidate(p);
-  for (Instruction* s : control_successors_) Invalidate(s);
-  for (Instruction* p : control_predecessors_) EraseOne(p->control_successors_, this);
-  for (Instruction* s : control_successors_) EraseOne(s->control_predecessors_, this);
-  control_predecessors_.clear();
-  control_successors_.clear();
+  if (control_ == nullptr) return;
+  for (Instruction* p : control_->predecessors) Invalidate(p);
+  for (Instruction* s : control_->successors) Invalidate(s);
+  for (Instruction* p : control_->predecessors) EraseOne(p->control_->successors, this);
+  for (Instruction* s : control_->successors) EraseOne(s->control_->predecessors, this);
+  control_.reset();
 }
 
 const AttrValue* Instruction::FindAttr(absl::string_view name) const {

@@ -57,8 +57,12 @@ class Instruction {
   void RemoveAllOperands();
 
   // --- control dependencies ---
-  const std::vector<Instruction*>& control_predecessors() const { return control_predecessors_; }
-  const std::vector<Instruction*>& control_successors() const { return control_successors_; }
+  const std::vector<Instruction*>& control_predecessors() const {
+    return control_ != nullptr ? control_->predecessors : NoInstructions();
+  }
+  const std::vector<Instruction*>& control_successors() const {
+    return control_ != nullptr ? control_->successors : NoInstructions();
+  }
   void AddControlDependencyTo(Instruction* successor);
   void RemoveControlDependencyTo(Instruction* successor);
   void DropAllControlDeps();
@@ -121,8 +125,16 @@ class Instruction {
   void UpdateCallsFlag();
   std::vector<Instruction*> operands_;
   std::vector<Instruction*> users_;
-  std::vector<Instruction*> control_predecessors_;
-  std::vector<Instruction*> control_successors_;
+  // Control edges, allocated only for the few instructions that have any.
+  struct ControlEdges {
+    std::vector<Instruction*> predecessors, successors;
+  };
+  std::unique_ptr<ControlEdges> control_;
+  ControlEdges& MutableControl() {
+    if (control_ == nullptr) control_ = std::make_unique<ControlEdges>();
+    return *control_;
+  }
+  static const std::vector<Instruction*>& NoInstructions();
   int64_t parameter_number_ = -1;
   std::unique_ptr<Literal> literal_;
   std::vector<std::pair<std::string, AttrValue>> attrs_;

@@ -118,7 +118,7 @@ Plan MakePlan(const Shape& shape) {
   p.final_dims = cur;
   int64_t n = 1;
   for (int64_t d : cur) n *= d;
-  int64_t align = layout.tail_padding_alignment_in_elements;
+  int64_t align = layout.rare().tail_padding_alignment_in_elements;
   if (align > 1) n = CeilDiv(n, align) * align;
   p.count = n;
   return p;
@@ -155,7 +155,7 @@ int64_t PhysicalElementCount(const Shape& shape) {
   if (layout.tiles.empty()) {
     int64_t n = 1;
     for (int64_t d : shape.dims()) n *= DimBound(d);
-    int64_t align = layout.tail_padding_alignment_in_elements;
+    int64_t align = layout.rare().tail_padding_alignment_in_elements;
     if (align > 1) n = CeilDiv(n, align) * align;
     return n;
   }
@@ -178,8 +178,8 @@ int64_t LinearIndex(const Shape& shape, absl::Span<const int64_t> index) {
   // Tiled: the plan depends only on dims + layout; kernels call this per
   // element, so keep the last plan of this thread.
   struct Cache {
-    std::vector<int64_t> dims;
-    std::vector<int64_t> m2m;
+    DimVector dims;
+    DimVector m2m;
     std::vector<Tile> tiles;
     int64_t align = 1;
     Plan plan;
@@ -188,11 +188,11 @@ int64_t LinearIndex(const Shape& shape, absl::Span<const int64_t> index) {
   };
   thread_local Cache cache;
   if (!cache.valid || cache.dims != shape.dims() || cache.m2m != layout.minor_to_major ||
-      cache.tiles != layout.tiles || cache.align != layout.tail_padding_alignment_in_elements) {
+      cache.tiles != layout.tiles || cache.align != layout.rare().tail_padding_alignment_in_elements) {
     cache.dims = shape.dims();
     cache.m2m = layout.minor_to_major;
     cache.tiles = layout.tiles;
-    cache.align = layout.tail_padding_alignment_in_elements;
+    cache.align = layout.rare().tail_padding_alignment_in_elements;
     cache.plan = MakePlan(shape);
     cache.valid = true;
   }
@@ -329,37 +329,37 @@ absl::Status ValidateLayout(const Shape& shape) {
     }
     seen[d] = true;
   }
-  if (!layout.dim_level_types.empty() &&
-      static_cast<int64_t>(layout.dim_level_types.size()) != rank) {
+  if (!layout.rare().dim_level_types.empty() &&
+      static_cast<int64_t>(layout.rare().dim_level_types.size()) != rank) {
     return absl::InvalidArgumentError(absl::StrCat(
-        "layout dim_level_types field contains ", layout.dim_level_types.size(),
+        "layout dim_level_types field contains ", layout.rare().dim_level_types.size(),
         " elements, but shape has ", rank, " dimensions"));
   }
   bool sparse = false;
-  for (const std::string& t : layout.dim_level_types)
+  for (const std::string& t : layout.rare().dim_level_types)
     if (t.empty() || t[0] != 'D') sparse = true;
-  if (layout.tail_padding_alignment_in_elements <= 0) {
+  if (layout.rare().tail_padding_alignment_in_elements <= 0) {
     return absl::InvalidArgumentError(
         absl::StrCat("layout tail_padding_alignment_in_elements field is <= 0: {",
-                     layout.tail_padding_alignment_in_elements, "}"));
+                     layout.rare().tail_padding_alignment_in_elements, "}"));
   }
   if (sparse) {
     if (!layout.tiles.empty())
       return absl::InvalidArgumentError("layout has tiles, but the shape is a sparse array");
-    for (PrimitiveType t : {layout.index_primitive_type, layout.pointer_primitive_type}) {
+    for (PrimitiveType t : {layout.rare().index_primitive_type, layout.rare().pointer_primitive_type}) {
       if (t != PrimitiveType::kInvalid && !IsUnsignedInt(t))
         return absl::InvalidArgumentError(absl::StrCat(
             "index/pointer primitive type ", PrimitiveTypeName(t),
             " is not an unsigned integer type"));
     }
   } else {
-    if (layout.index_primitive_type != PrimitiveType::kInvalid)
+    if (layout.rare().index_primitive_type != PrimitiveType::kInvalid)
       return absl::InvalidArgumentError(
           "layout has a index_primitive_type, but is not a sparse array");
-    if (layout.pointer_primitive_type != PrimitiveType::kInvalid)
+    if (layout.rare().pointer_primitive_type != PrimitiveType::kInvalid)
       return absl::InvalidArgumentError(
           "layout has a pointer_primitive_type, but is not a sparse array");
-    if (!layout.physical_shape.empty())
+    if (!layout.rare().physical_shape.empty())
       return absl::InvalidArgumentError("layout has a physical_shape, but is not a sparse array");
     // Tiles (XLA's rule): each non-empty, entries positive or `*`. A tile
     // may have more dims than the shape (f32[]{:T(128)}: the missing major
@@ -392,11 +392,11 @@ absl::Status ValidateLayout(const Shape& shape) {
   if (layout.memory_space < 0)
     return absl::InvalidArgumentError(
         absl::StrCat("layout memory_space is negative: ", layout.memory_space));
-  if (layout.dynamic_shape_metadata_prefix_bytes < 0)
+  if (layout.rare().dynamic_shape_metadata_prefix_bytes < 0)
     return absl::InvalidArgumentError(absl::StrCat(
         "layout dynamic_shape_metadata_prefix_bytes is negative: ",
-        layout.dynamic_shape_metadata_prefix_bytes));
-  for (const SplitConfig& sc : layout.split_configs) {
+        layout.rare().dynamic_shape_metadata_prefix_bytes));
+  for (const SplitConfig& sc : layout.rare().split_configs) {
     if (sc.dimension < 0 || sc.dimension >= rank)
       return absl::InvalidArgumentError(
           absl::StrCat("layout split config dimension ", sc.dimension, " out of range"));

@@ -16,9 +16,9 @@ Shape MakeShape(PrimitiveType t, std::vector<int64_t> dims, std::vector<int64_t>
                 std::vector<std::vector<int64_t>> tiles = {}, int64_t tail_align = 1) {
   Shape s = Shape::ArrayNoLayout(t, dims);
   Layout l;
-  l.minor_to_major = std::move(m2m);
+  l.minor_to_major.assign(m2m.begin(), m2m.end());
   for (auto& td : tiles) l.tiles.push_back(Tile{td});
-  l.tail_padding_alignment_in_elements = tail_align;
+  l.mutable_rare().tail_padding_alignment_in_elements = tail_align;
   s.set_layout(l);
   return s;
 }
@@ -409,14 +409,14 @@ TEST(LayoutIndexTest, ValidateLayout) {
   EXPECT_TRUE(ValidateLayout(f32).ok());
 
   Shape dense_idx = MakeShape(PrimitiveType::F32, {4}, {0});
-  dense_idx.mutable_layout().index_primitive_type = PrimitiveType::U32;
+  dense_idx.mutable_layout().mutable_rare().index_primitive_type = PrimitiveType::U32;
   EXPECT_FALSE(ValidateLayout(dense_idx).ok());
   Shape sparse = MakeShape(PrimitiveType::F32, {10, 10}, {1, 0});
-  sparse.mutable_layout().dim_level_types = {"D", "C"};
-  sparse.mutable_layout().index_primitive_type = PrimitiveType::U32;
-  sparse.mutable_layout().pointer_primitive_type = PrimitiveType::U32;
+  sparse.mutable_layout().mutable_rare().dim_level_types = {"D", "C"};
+  sparse.mutable_layout().mutable_rare().index_primitive_type = PrimitiveType::U32;
+  sparse.mutable_layout().mutable_rare().pointer_primitive_type = PrimitiveType::U32;
   EXPECT_TRUE(ValidateLayout(sparse).ok());
-  sparse.mutable_layout().pointer_primitive_type = PrimitiveType::S32;
+  sparse.mutable_layout().mutable_rare().pointer_primitive_type = PrimitiveType::S32;
   EXPECT_FALSE(ValidateLayout(sparse).ok());
 
   // Tuples recurse; tokens have nothing to check.

@@ -18,7 +18,7 @@ bool IsUntiled(const Shape& shape) {
 template <int kBytes>
 void PermutedCopy(const uint8_t* src, uint8_t* dst, const Shape& dst_shape,
                   const std::vector<int64_t>& src_strides) {
-  const std::vector<int64_t>& m2m = dst_shape.layout().minor_to_major;
+  const DimVector& m2m = dst_shape.layout().minor_to_major;
   const int64_t rank = dst_shape.rank();
   if (rank == 0) {
     std::memcpy(dst, src, kBytes);

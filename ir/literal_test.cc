@@ -21,7 +21,7 @@ Literal Scalar(PT t) { return Literal(Shape::Scalar(t)); }
 
 Layout MakeLayout(std::vector<int64_t> m2m, std::vector<std::vector<int64_t>> tiles = {}) {
   Layout l;
-  l.minor_to_major = std::move(m2m);
+  l.minor_to_major.assign(m2m.begin(), m2m.end());
   for (auto& t : tiles) l.tiles.push_back(Tile{t});
   return l;
 }
@@ -68,8 +68,8 @@ TEST(ElementTypeTest, TableSanity) {
 TEST(ShapeTest, DefaultLayoutCompatibleAndEquality) {
   Shape a = Shape::Array(PT::F32, {2, 3, 4});
   EXPECT_TRUE(a.has_layout());
-  EXPECT_EQ(a.layout().minor_to_major, (std::vector<int64_t>{2, 1, 0}));
-  EXPECT_EQ(Shape::DefaultMinorToMajor(0), std::vector<int64_t>{});
+  EXPECT_EQ(ToStdVector(a.layout().minor_to_major), (std::vector<int64_t>{2, 1, 0}));
+  EXPECT_TRUE(Shape::DefaultMinorToMajor(0).empty());
   Shape b = a;
   b.set_layout(MakeLayout({0, 1, 2}));
   EXPECT_TRUE(a.Compatible(b));
@@ -415,7 +415,7 @@ TEST(LiteralTest, RelayoutPreservesLogicalValues) {
   CheckRelayout(PT::U8, {3, 3, 5}, MakeLayout({2, 0, 1}, {{2, 2}}));
   CheckRelayout(PT::S32, {7}, MakeLayout({0}, {{4}}));
   Layout padded = MakeLayout({0}, {{8}});
-  padded.tail_padding_alignment_in_elements = 64;
+  padded.mutable_rare().tail_padding_alignment_in_elements = 64;
   CheckRelayout(PT::S32, {10}, padded);
 }
 

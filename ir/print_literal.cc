@@ -240,7 +240,7 @@ class ArrayPrinter {
   std::string* out_;
   const Literal& lit_;
   PrimitiveType type_;
-  std::vector<int64_t> dims_;
+  DimVector dims_;
   int64_t rank_;
   std::vector<int64_t> slots_;
   int64_t next_ = 0;
@@ -387,7 +387,7 @@ class XlaArrayPrinter {
 
   std::string* out_;
   const Literal& lit_;
-  std::vector<int64_t> dims_;
+  DimVector dims_;
   int64_t rank_;
 };
 

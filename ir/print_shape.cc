@@ -28,11 +28,11 @@ void AppendLayout(std::string* out, const Layout& layout) {
     }
     out->append(part.data(), part.size());
   };
-  if (!layout.dim_level_types.empty()) {
+  if (!layout.rare().dim_level_types.empty()) {
     tail("D(");
-    for (size_t i = 0; i < layout.dim_level_types.size(); ++i) {
+    for (size_t i = 0; i < layout.rare().dim_level_types.size(); ++i) {
       if (i) out->push_back(',');
-      out->append(layout.dim_level_types[i]);
+      out->append(layout.rare().dim_level_types[i]);
     }
     out->push_back(')');
   }
@@ -51,17 +51,17 @@ void AppendLayout(std::string* out, const Layout& layout) {
       out->push_back(')');
     }
   }
-  if (layout.tail_padding_alignment_in_elements != 1) {
+  if (layout.rare().tail_padding_alignment_in_elements != 1) {
     tail("L(");
-    absl::StrAppend(out, layout.tail_padding_alignment_in_elements, ")");
+    absl::StrAppend(out, layout.rare().tail_padding_alignment_in_elements, ")");
   }
-  if (layout.index_primitive_type != PrimitiveType::kInvalid) {
+  if (layout.rare().index_primitive_type != PrimitiveType::kInvalid) {
     tail("#(");
-    absl::StrAppend(out, PrimitiveTypeName(layout.index_primitive_type), ")");
+    absl::StrAppend(out, PrimitiveTypeName(layout.rare().index_primitive_type), ")");
   }
-  if (layout.pointer_primitive_type != PrimitiveType::kInvalid) {
+  if (layout.rare().pointer_primitive_type != PrimitiveType::kInvalid) {
     tail("*(");
-    absl::StrAppend(out, PrimitiveTypeName(layout.pointer_primitive_type), ")");
+    absl::StrAppend(out, PrimitiveTypeName(layout.rare().pointer_primitive_type), ")");
   }
   if (layout.element_size_in_bits != 0) {
     tail("E(");
@@ -71,9 +71,9 @@ void AppendLayout(std::string* out, const Layout& layout) {
     tail("S(");
     absl::StrAppend(out, layout.memory_space, ")");
   }
-  if (!layout.split_configs.empty()) {
+  if (!layout.rare().split_configs.empty()) {
     tail("SC");
-    for (const SplitConfig& sc : layout.split_configs) {
+    for (const SplitConfig& sc : layout.rare().split_configs) {
       absl::StrAppend(out, "(", sc.dimension, ":");
       for (size_t i = 0; i < sc.split_indices.size(); ++i) {
         if (i) out->push_back(',');
@@ -82,14 +82,14 @@ void AppendLayout(std::string* out, const Layout& layout) {
       out->push_back(')');
     }
   }
-  if (!layout.physical_shape.empty()) {
+  if (!layout.rare().physical_shape.empty()) {
     tail("P(");
-    AppendShape(out, layout.physical_shape.front(), /*print_layout=*/true);
+    AppendShape(out, layout.rare().physical_shape.front(), /*print_layout=*/true);
     out->push_back(')');
   }
-  if (layout.dynamic_shape_metadata_prefix_bytes != 0) {
+  if (layout.rare().dynamic_shape_metadata_prefix_bytes != 0) {
     tail("M(");
-    absl::StrAppend(out, layout.dynamic_shape_metadata_prefix_bytes, ")");
+    absl::StrAppend(out, layout.rare().dynamic_shape_metadata_prefix_bytes, ")");
   }
   out->push_back('}');
 }

@@ -23,7 +23,7 @@ using PT = PrimitiveType;
 
 Shape WithLayout(Shape s, std::vector<int64_t> m2m) {
   Layout l;
-  l.minor_to_major = std::move(m2m);
+  l.minor_to_major.assign(m2m.begin(), m2m.end());
   s.set_layout(l);
   return s;
 }
@@ -136,16 +136,16 @@ TEST(PrinterShape, LayoutTails) {
 
   Shape full = F32({10, 10});
   Layout& l = full.mutable_layout();
-  l.dim_level_types = {"D", "C+~"};
+  l.mutable_rare().dim_level_types = {"D", "C+~"};
   l.tiles = {Tile{{8}}};
-  l.tail_padding_alignment_in_elements = 1024;
-  l.index_primitive_type = PT::U32;
-  l.pointer_primitive_type = PT::U16;
+  l.mutable_rare().tail_padding_alignment_in_elements = 1024;
+  l.mutable_rare().index_primitive_type = PT::U32;
+  l.mutable_rare().pointer_primitive_type = PT::U16;
   l.element_size_in_bits = 16;
   l.memory_space = 42;
-  l.split_configs = {SplitConfig{0, {64}}, SplitConfig{1, {2, 3}}};
-  l.physical_shape = {Shape::Array(PT::U8, {4})};
-  l.dynamic_shape_metadata_prefix_bytes = 8;
+  l.mutable_rare().split_configs = {SplitConfig{0, {64}}, SplitConfig{1, {2, 3}}};
+  l.mutable_rare().physical_shape = {Shape::Array(PT::U8, {4})};
+  l.mutable_rare().dynamic_shape_metadata_prefix_bytes = 8;
   EXPECT_EQ(ShapeToString(full),
             "f32[10,10]{1,0:D(D,C+~)T(8)L(1024)#(u32)*(u16)E(16)S(42)SC(0:64)(1:2,3)P(u8[4]{0})M(8)}");
   EXPECT_EQ(LayoutToString(full.layout()),

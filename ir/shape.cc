@@ -2,22 +2,35 @@
 
 namespace hlo {
 
+bool LayoutRareFields::IsDefault() const {
+  return dim_level_types.empty() && tail_padding_alignment_in_elements == 1 &&
+         index_primitive_type == PrimitiveType::kInvalid &&
+         pointer_primitive_type == PrimitiveType::kInvalid && split_configs.empty() &&
+         physical_shape.empty() && dynamic_shape_metadata_prefix_bytes == 0;
+}
+
+bool LayoutRareFields::operator==(const LayoutRareFields& o) const {
+  return dim_level_types == o.dim_level_types &&
+         tail_padding_alignment_in_elements == o.tail_padding_alignment_in_elements &&
+         index_primitive_type == o.index_primitive_type &&
+         pointer_primitive_type == o.pointer_primitive_type && split_configs == o.split_configs &&
+         physical_shape == o.physical_shape &&
+         dynamic_shape_metadata_prefix_bytes == o.dynamic_shape_metadata_prefix_bytes;
+}
+
+const LayoutRareFields& Layout::DefaultRareFields() {
+  static const LayoutRareFields* const kDefault = new LayoutRareFields();
+  return *kDefault;
+}
+
 bool Layout::HasNonDefaultTail() const {
-  return !dim_level_types.empty() || !tiles.empty() || tail_padding_alignment_in_elements != 1 ||
-         index_primitive_type != PrimitiveType::kInvalid ||
-         pointer_primitive_type != PrimitiveType::kInvalid || element_size_in_bits != 0 ||
-         memory_space != 0 || !split_configs.empty() || !physical_shape.empty() ||
-         dynamic_shape_metadata_prefix_bytes != 0;
+  return !tiles.empty() || element_size_in_bits != 0 || memory_space != 0 || !rare().IsDefault();
 }
 
 bool Layout::operator==(const Layout& o) const {
-  return minor_to_major == o.minor_to_major && dim_level_types == o.dim_level_types &&
-         tiles == o.tiles && tail_padding_alignment_in_elements == o.tail_padding_alignment_in_elements &&
-         index_primitive_type == o.index_primitive_type &&
-         pointer_primitive_type == o.pointer_primitive_type &&
+  return minor_to_major == o.minor_to_major && tiles == o.tiles &&
          element_size_in_bits == o.element_size_in_bits && memory_space == o.memory_space &&
-         split_configs == o.split_configs && physical_shape == o.physical_shape &&
-         dynamic_shape_metadata_prefix_bytes == o.dynamic_shape_metadata_prefix_bytes;
+         (rare_ == o.rare_ || rare() == o.rare());
 }
 
 Shape Shape::ArrayNoLayout(PrimitiveType type, absl::Span<const int64_t> dims) {
@@ -82,8 +95,8 @@ int64_t Shape::ElementCount() const {
   return n;
 }
 
-std::vector<int64_t> Shape::DefaultMinorToMajor(int64_t rank) {
-  std::vector<int64_t> m2m(rank);
+DimVector Shape::DefaultMinorToMajor(int64_t rank) {
+  DimVector m2m(static_cast<size_t>(rank));
   for (int64_t i = 0; i < rank; ++i) m2m[i] = rank - 1 - i;
   return m2m;
 }

@@ -5,15 +5,28 @@
 
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "absl/container/inlined_vector.h"
 #include "absl/types/span.h"
 #include "ir/element_type.h"
 
 namespace hlo {
 
 class Shape;
+
+// Dimension sizes, minor_to_major and dynamic flags: held inline up to rank
+// 4 (no heap allocation for the shapes nearly every instruction has; a big
+// module holds hundreds of thousands of them).
+using DimVector = absl::InlinedVector<int64_t, 4>;
+using DynamicVector = absl::InlinedVector<bool, 8>;
+
+// Element-wise equality of two integer lists of any container type
+// (DimVector, std::vector, spans).
+inline bool SameInts(absl::Span<const int64_t> a, absl::Span<const int64_t> b) { return a == b; }
+inline std::vector<int64_t> ToStdVector(absl::Span<const int64_t> v) { return {v.begin(), v.end()}; }
 
 // A tile (T(8,128)); kCombineDimension marks a `*` entry.
 struct Tile {
@@ -32,25 +45,55 @@ struct SplitConfig {
   }
 };
 
-struct Layout {
-  std::vector<int64_t> minor_to_major;
+// The layout parts that almost no layout has (sparse arrays, TPU memory
+// tricks). They live in a separate allocation, made only when one is set,
+// so that the layout inside every shape stays small.
+struct LayoutRareFields {
   // Sparse dim level types kept as written: "D", "C", "S", "H", each
   // optionally followed by '+' (non-unique) and/or '~' (unordered).
   std::vector<std::string> dim_level_types;
-  std::vector<Tile> tiles;
   int64_t tail_padding_alignment_in_elements = 1;              // L(n)
   PrimitiveType index_primitive_type = PrimitiveType::kInvalid;   // #(t)
   PrimitiveType pointer_primitive_type = PrimitiveType::kInvalid; // *(t)
-  int64_t element_size_in_bits = 0;                            // E(n); 0 = natural
-  int64_t memory_space = 0;                                    // S(n)
   std::vector<SplitConfig> split_configs;                      // SC(...)
   std::vector<Shape> physical_shape;                           // P(shape): 0 or 1 entries
   int64_t dynamic_shape_metadata_prefix_bytes = 0;             // M(n)
+  bool IsDefault() const;
+  bool operator==(const LayoutRareFields& o) const;
+};
+
+struct Layout {
+  DimVector minor_to_major;
+  std::vector<Tile> tiles;
+  int64_t element_size_in_bits = 0;                            // E(n); 0 = natural
+  int64_t memory_space = 0;                                    // S(n)
+
+  Layout() = default;
+  Layout(const Layout& o) : minor_to_major(o.minor_to_major), tiles(o.tiles),
+        element_size_in_bits(o.element_size_in_bits), memory_space(o.memory_space),
+        rare_(o.rare_ ? std::make_unique<LayoutRareFields>(*o.rare_) : nullptr) {}
+  Layout(Layout&&) noexcept = default;
+  Layout& operator=(const Layout& o) {
+    if (this != &o) *this = Layout(o);
+    return *this;
+  }
+  Layout& operator=(Layout&&) noexcept = default;
+
+  // The rare parts (defaults when none is set); mutable_rare() creates them.
+  const LayoutRareFields& rare() const { return rare_ ? *rare_ : DefaultRareFields(); }
+  LayoutRareFields& mutable_rare() {
+    if (!rare_) rare_ = std::make_unique<LayoutRareFields>();
+    return *rare_;
+  }
 
   // True if any part after minor_to_major differs from its default.
   bool HasNonDefaultTail() const;
   bool operator==(const Layout& o) const;
   bool operator!=(const Layout& o) const { return !(*this == o); }
+
+ private:
+  static const LayoutRareFields& DefaultRareFields();
+  std::unique_ptr<LayoutRareFields> rare_;
 };
 
 class Shape {
@@ -81,14 +124,14 @@ class Shape {
 
   // --- arrays ---
   int64_t rank() const { return static_cast<int64_t>(dims_.size()); }
-  const std::vector<int64_t>& dims() const { return dims_; }
+  const DimVector& dims() const { return dims_; }
   int64_t dim(int64_t i) const { return dims_[i]; }
   void set_dim(int64_t i, int64_t v) { dims_[i] = v; }
   // Dynamic dims: a bounded dim (`<=N`) has dims()[i] == N and is_dynamic_dim(i);
   // an unbounded one (`?`) has dims()[i] == kUnboundedSize and is_dynamic_dim(i).
   bool is_dynamic_dim(int64_t i) const { return dynamic_[i]; }
   void set_dynamic_dim(int64_t i, bool d) { dynamic_[i] = d; }
-  const std::vector<bool>& dynamic_dims() const { return dynamic_; }
+  const DynamicVector& dynamic_dims() const { return dynamic_; }
   bool IsStatic() const;  // no dynamic dims anywhere (recursing into tuples)
   void AddDim(int64_t size, bool dynamic = false);
   // Product of dims (bounds for dynamic dims); 1 for scalars; 0 for tuples.
@@ -101,7 +144,7 @@ class Shape {
   void clear_layout() { layout_ = Layout(); has_layout_ = false; }
   // Sets minor_to_major = {rank-1, ..., 0} (recursing into tuples) where no layout is set.
   void FillDefaultLayoutIfMissing();
-  static std::vector<int64_t> DefaultMinorToMajor(int64_t rank);
+  static DimVector DefaultMinorToMajor(int64_t rank);
 
   // --- tuples ---
   const std::vector<Shape>& tuple_shapes() const { return tuple_shapes_; }
@@ -122,8 +165,8 @@ class Shape {
   bool is_tuple_ = false;
   bool is_buffer_ = false;
   bool has_layout_ = false;
-  std::vector<int64_t> dims_;
-  std::vector<bool> dynamic_;
+  DimVector dims_;
+  DynamicVector dynamic_;
   std::vector<Shape> tuple_shapes_;
   Layout layout_;
 };

@@ -63,7 +63,7 @@ int64_t SatAdd(int64_t a, int64_t b) {
 }
 
 // An array shape with a default layout.
-Shape MakeArray(PrimitiveType t, const std::vector<int64_t>& dims, const std::vector<bool>& dynamic = {}) {
+Shape MakeArray(PrimitiveType t, absl::Span<const int64_t> dims, absl::Span<const bool> dynamic = {}) {
   Shape s = Shape::ArrayNoLayout(t, dims);
   for (size_t i = 0; i < dynamic.size() && i < dims.size(); ++i) s.set_dynamic_dim(i, dynamic[i]);
   s.FillDefaultLayoutIfMissing();
@@ -353,7 +353,7 @@ absl::StatusOr<Shape> MergeDims(const Ctx& c, const Shape& a, const Shape& b, in
     return Invalid(c.name(), " operands ", ia, " and ", ib, " must have the same shape, got ", S(a), " and ",
                    S(b));
   std::vector<int64_t> dims(a.rank());
-  std::vector<bool> dyn(a.rank());
+  DynamicVector dyn(a.rank());
   for (int64_t i = 0; i < a.rank(); ++i) {
     if (IsUnbounded(a, i)) {
       dims[i] = b.dim(i);
@@ -489,8 +489,8 @@ absl::StatusOr<Shape> BitcastConvert(const Ctx& c) {
     if (bin % bout != 0)
       return Invalid("bitcast-convert from ", TN(in.element_type()), " to ", TN(to), ": bit widths ", bin,
                      " and ", bout, " are not multiples");
-    std::vector<int64_t> dims = in.dims();
-    std::vector<bool> dyn = in.dynamic_dims();
+    DimVector dims = in.dims();
+    DynamicVector dyn = in.dynamic_dims();
     dims.push_back(bin / bout);
     dyn.push_back(false);
     return MakeArray(to, dims, dyn);
@@ -502,7 +502,7 @@ absl::StatusOr<Shape> BitcastConvert(const Ctx& c) {
     return Invalid("bitcast-convert from ", TN(in.element_type()), " to the wider ", TN(to),
                    " needs a minor-most operand dimension of size ", bout / bin, ", got ", S(in));
   std::vector<int64_t> dims(in.dims().begin(), in.dims().end() - 1);
-  std::vector<bool> dyn(in.dynamic_dims().begin(), in.dynamic_dims().end() - 1);
+  DynamicVector dyn(in.dynamic_dims().begin(), in.dynamic_dims().end() - 1);
   return MakeArray(to, dims, dyn);
 }
 
@@ -605,7 +605,7 @@ absl::StatusOr<Shape> Transpose(const Ctx& c) {
                    " dimensions");
   HLO_RETURN_IF_ERROR(CheckDims(c, perm, in.rank(), "dimensions"));
   std::vector<int64_t> dims;
-  std::vector<bool> dyn;
+  DynamicVector dyn;
   for (int64_t p : perm) {
     dims.push_back(in.dim(p));
     dyn.push_back(in.is_dynamic_dim(p));
@@ -631,7 +631,7 @@ absl::StatusOr<Shape> Slice(const Ctx& c) {
   if (static_cast<int64_t>(r->size()) != in.rank())
     return Invalid("slice has ", r->size(), " ranges but the operand ", S(in), " has rank ", in.rank());
   std::vector<int64_t> dims;
-  std::vector<bool> dyn;
+  DynamicVector dyn;
   for (int64_t i = 0; i < in.rank(); ++i) {
     const SliceRange& sr = (*r)[i];
     if (sr.stride <= 0) return Invalid("slice stride in dimension ", i, " must be positive, got ", sr.stride);
@@ -721,8 +721,8 @@ absl::StatusOr<Shape> Concatenate(const Ctx& c) {
   const Shape& first = c.op(0);
   const int64_t d = dims[0];
   HLO_RETURN_IF_ERROR(CheckDims(c, dims, first.rank(), "dimensions"));
-  std::vector<int64_t> out = first.dims();
-  std::vector<bool> dyn = first.dynamic_dims();
+  DimVector out = first.dims();
+  DynamicVector dyn = first.dynamic_dims();
   PrimitiveType t = first.element_type();
   for (int64_t i = 1; i < c.n(); ++i) {
     const Shape& s = c.op(i);
@@ -764,7 +764,7 @@ absl::StatusOr<Shape> Pad(const Ctx& c) {
     return Invalid("pad has ", p->size(), " padding entries but the operand ", S(in), " has rank ",
                    in.rank());
   std::vector<int64_t> dims;
-  std::vector<bool> dyn = in.dynamic_dims();
+  DynamicVector dyn = in.dynamic_dims();
   for (int64_t i = 0; i < in.rank(); ++i) {
     const PaddingDimension& pd = (*p)[i];
     if (pd.interior < 0)
@@ -835,7 +835,7 @@ absl::StatusOr<Shape> WindowOutput(const Shape& in, const Window& w, PrimitiveTy
                    in.rank());
   HLO_RETURN_IF_ERROR(CheckWindow(w));
   std::vector<int64_t> dims;
-  std::vector<bool> dyn = in.dynamic_dims();
+  DynamicVector dyn = in.dynamic_dims();
   for (int64_t i = 0; i < in.rank(); ++i) {
     if (IsUnbounded(in, i)) {
       dims.push_back(Shape::kUnboundedSize);
@@ -880,7 +880,7 @@ absl::StatusOr<Shape> Reduce(const Ctx& c) {
   HLO_ASSIGN_OR_RETURN(const Computation* comp, Comp(c, "to_apply"));
   HLO_RETURN_IF_ERROR(CheckReducer(c, comp, "to_apply", Types(c, n, 2 * n), Types(c, 0, n)));
   std::vector<int64_t> out;
-  std::vector<bool> dyn;
+  DynamicVector dyn;
   for (int64_t i = 0; i < in.rank(); ++i) {
     if (std::find(dims.begin(), dims.end(), i) != dims.end()) continue;
     out.push_back(in.dim(i));
@@ -1002,9 +1002,9 @@ absl::StatusOr<Shape> TopK(const Ctx& c) {
   const int64_t last = in.rank() - 1;
   if (k < 0 || (!IsUnbounded(in, last) && k > in.dim(last)))
     return Invalid("topk k=", k, " must be in [0, ", in.dim(last), "] (the last dimension of ", S(in), ")");
-  std::vector<int64_t> dims = in.dims();
+  DimVector dims = in.dims();
   dims[last] = k;
-  std::vector<bool> dyn = in.dynamic_dims();
+  DynamicVector dyn = in.dynamic_dims();
   dyn[last] = false;
   return Shape::Tuple({MakeArray(in.element_type(), dims, dyn), MakeArray(PrimitiveType::S32, dims, dyn)});
 }
@@ -1081,7 +1081,7 @@ absl::StatusOr<Shape> DotShape(const Ctx& c, const Shape& l, const Shape& r, con
                      ", rhs dimension ", d.rb[i], " has size ", b);
   }
   std::vector<int64_t> dims;
-  std::vector<bool> dyn;
+  DynamicVector dyn;
   for (int64_t i : d.lb) {
     dims.push_back(l.dim(i));
     dyn.push_back(l.is_dynamic_dim(i));
@@ -1146,7 +1146,7 @@ absl::StatusOr<Shape> RaggedDot(const Ctx& c) {
         std::find(d.rc.begin(), d.rc.end(), g) != d.rc.end())
       return Invalid("ragged-dot rhs_group_dims must not be a batch or contracting dimension");
     std::vector<int64_t> dims;
-    std::vector<bool> dyn;
+    DynamicVector dyn;
     for (int64_t i = 0; i < r.rank(); ++i)
       if (i != g) {
         dims.push_back(r.dim(i));
@@ -1232,7 +1232,7 @@ absl::StatusOr<Shape> Convolution(const Ctx& c) {
                      " differs from the kernel's size ", ks, " (rhs ", S(r), ")");
   }
   std::vector<int64_t> dims(out_rank, 0);
-  std::vector<bool> dyn(out_rank, false);
+  DynamicVector dyn(out_rank, false);
   dims[dn->output_batch_dimension] = batch == Shape::kUnboundedSize ? batch : batch / bgc;
   dyn[dn->output_batch_dimension] = l.is_dynamic_dim(dn->input_batch_dimension);
   dims[dn->output_feature_dimension] = k_out;
@@ -1273,7 +1273,7 @@ absl::StatusOr<Shape> Fft(const Ctx& c) {
     if (!IsComplex(t)) return Invalid("fft ", type, " needs a complex operand, got ", S(in));
     return in;
   }
-  std::vector<int64_t> dims = in.dims();
+  DimVector dims = in.dims();
   if (type == "RFFT") {
     if (t != PrimitiveType::F32 && t != PrimitiveType::F64)
       return Invalid("fft RFFT needs an f32 or f64 operand, got ", S(in));
@@ -1383,7 +1383,7 @@ absl::StatusOr<Shape> Gather(const Ctx& c) {
   if (ivd < 0 || ivd > idx.rank())
     return Invalid("gather index_vector_dim ", ivd, " is out of range [0, ", idx.rank(),
                    "] for start indices ", S(idx));
-  std::vector<int64_t> eidx = idx.dims();
+  DimVector eidx = idx.dims();
   if (ivd == idx.rank()) eidx.push_back(1);
   const int64_t erank = static_cast<int64_t>(eidx.size());
   const int64_t nbatch = erank - 1;
@@ -1441,7 +1441,7 @@ absl::StatusOr<Shape> Gather(const Ctx& c) {
       batch_dyn.push_back(i < idx.rank() && idx.is_dynamic_dim(i));
     }
   std::vector<int64_t> dims;
-  std::vector<bool> dyn;
+  DynamicVector dyn;
   size_t wi = 0, bi = 0;
   for (int64_t i = 0; i < out_rank; ++i) {
     if (std::find(offset_dims.begin(), offset_dims.end(), i) != offset_dims.end()) {
@@ -1478,7 +1478,7 @@ absl::StatusOr<Shape> Scatter(const Ctx& c) {
   if (ivd < 0 || ivd > idx.rank())
     return Invalid("scatter index_vector_dim ", ivd, " is out of range [0, ", idx.rank(), "] for indices ",
                    S(idx));
-  std::vector<int64_t> eidx = idx.dims();
+  DimVector eidx = idx.dims();
   if (ivd == idx.rank()) eidx.push_back(1);
   const int64_t erank = static_cast<int64_t>(eidx.size());
   HLO_RETURN_IF_ERROR(CheckSorted(c, uwd, "update_window_dims"));
@@ -1824,7 +1824,7 @@ absl::StatusOr<std::vector<Shape>> ScaledCollective(const Ctx& c, const Shape& w
   std::vector<Shape> out;
   for (int64_t i = 0; i < c.n(); ++i) {
     const Shape& in = c.op(i);
-    std::vector<int64_t> od = in.dims();
+    DimVector od = in.dims();
     if (!IsUnbounded(in, d)) {
       if (gather) {
         od[d] = SatMul(in.dim(d), shards);

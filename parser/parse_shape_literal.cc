@@ -176,13 +176,13 @@ absl::Status Parser::ParseLayout(Shape* shape) {
       if (kind() == TokKind::kHash) {
         HLO_PARSE_RETURN_IF_ERROR(order_check(3, "#"));
         Next();
-        HLO_PARSE_RETURN_IF_ERROR(paren_type(&layout.index_primitive_type, "index type #(...)"));
+        HLO_PARSE_RETURN_IF_ERROR(paren_type(&layout.mutable_rare().index_primitive_type, "index type #(...)"));
         continue;
       }
       if (kind() == TokKind::kStar) {
         HLO_PARSE_RETURN_IF_ERROR(order_check(4, "*"));
         Next();
-        HLO_PARSE_RETURN_IF_ERROR(paren_type(&layout.pointer_primitive_type, "pointer type *(...)"));
+        HLO_PARSE_RETURN_IF_ERROR(paren_type(&layout.mutable_rare().pointer_primitive_type, "pointer type *(...)"));
         continue;
       }
       if (kind() != TokKind::kIdent) return Unexpected("a layout part (D T L # * E S SC P M) or '}'");
@@ -205,7 +205,7 @@ absl::Status Parser::ParseLayout(Shape* shape) {
             dlt += "~";
             Next();
           }
-          layout.dim_level_types.push_back(std::move(dlt));
+          layout.mutable_rare().dim_level_types.push_back(std::move(dlt));
           if (Accept(TokKind::kComma)) continue;
           HLO_PARSE_RETURN_IF_ERROR(Expect(TokKind::kRparen, "',' or ')' in D(...)"));
           break;
@@ -237,7 +237,7 @@ absl::Status Parser::ParseLayout(Shape* shape) {
       } else if (part == "L") {
         HLO_PARSE_RETURN_IF_ERROR(order_check(2, "L"));
         Next();
-        HLO_PARSE_RETURN_IF_ERROR(paren_int(&layout.tail_padding_alignment_in_elements, "L"));
+        HLO_PARSE_RETURN_IF_ERROR(paren_int(&layout.mutable_rare().tail_padding_alignment_in_elements, "L"));
       } else if (part == "E") {
         HLO_PARSE_RETURN_IF_ERROR(order_check(5, "E"));
         Next();
@@ -263,7 +263,7 @@ absl::Status Parser::ParseLayout(Shape* shape) {
             HLO_PARSE_RETURN_IF_ERROR(Expect(TokKind::kRparen, "',' or ')' in SC(...)"));
             break;
           }
-          layout.split_configs.push_back(std::move(sc));
+          layout.mutable_rare().split_configs.push_back(std::move(sc));
         }
       } else if (part == "P") {
         HLO_PARSE_RETURN_IF_ERROR(order_check(8, "P"));
@@ -274,15 +274,15 @@ absl::Status Parser::ParseLayout(Shape* shape) {
         HLO_PARSE_RETURN_IF_ERROR(ParseShapeInto(&phys));
         HLO_PARSE_RETURN_IF_ERROR(Expect(TokKind::kRparen, "')' after the physical shape"));
         bool sparse = false;
-        for (const std::string& d : layout.dim_level_types)
+        for (const std::string& d : layout.mutable_rare().dim_level_types)
           if (d.empty() || d[0] != 'D') sparse = true;
         if (!sparse)
           return ErrorAt(ploc, "layout has a physical shape P(...), but is not for a sparse array");
-        layout.physical_shape.push_back(std::move(phys));
+        layout.mutable_rare().physical_shape.push_back(std::move(phys));
       } else if (part == "M") {
         HLO_PARSE_RETURN_IF_ERROR(order_check(9, "M"));
         Next();
-        HLO_PARSE_RETURN_IF_ERROR(paren_int(&layout.dynamic_shape_metadata_prefix_bytes, "M"));
+        HLO_PARSE_RETURN_IF_ERROR(paren_int(&layout.mutable_rare().dynamic_shape_metadata_prefix_bytes, "M"));
       } else {
         return ErrorAtTok(absl::StrCat("unknown layout part '", part,
                                        "' (expected D, T, L, #, *, E, S, SC, P or M)"));

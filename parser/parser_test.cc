@@ -41,11 +41,11 @@ TEST(ParseShapeTest, Arrays) {
   auto s = ParseShape("f32[2,3]");
   ASSERT_TRUE(s.ok());
   EXPECT_EQ(s->element_type(), PrimitiveType::F32);
-  EXPECT_EQ(s->dims(), (std::vector<int64_t>{2, 3}));
-  EXPECT_EQ(s->layout().minor_to_major, (std::vector<int64_t>{1, 0}));  // default filled
+  EXPECT_EQ(ToStdVector(s->dims()), (std::vector<int64_t>{2, 3}));
+  EXPECT_EQ(ToStdVector(s->layout().minor_to_major), (std::vector<int64_t>{1, 0}));  // default filled
   s = ParseShape("f32[2,3]{0,1}");
   ASSERT_TRUE(s.ok());
-  EXPECT_EQ(s->layout().minor_to_major, (std::vector<int64_t>{0, 1}));
+  EXPECT_EQ(ToStdVector(s->layout().minor_to_major), (std::vector<int64_t>{0, 1}));
 }
 
 TEST(ParseShapeTest, DynamicDims) {
@@ -77,18 +77,18 @@ TEST(ParseShapeTest, LayoutTail) {
   auto s = ParseShape("f32[10,10]{1,0:D(D,C+~)T(8,128)(2,*)L(4)#(u32)*(u16)E(4)S(2)SC(0:3,5)M(8)}");
   ASSERT_TRUE(s.ok()) << s.status().message();
   const Layout& l = s->layout();
-  EXPECT_EQ(l.dim_level_types, (std::vector<std::string>{"D", "C+~"}));
+  EXPECT_EQ(l.rare().dim_level_types, (std::vector<std::string>{"D", "C+~"}));
   ASSERT_EQ(l.tiles.size(), 2u);
   EXPECT_EQ(l.tiles[0].dims, (std::vector<int64_t>{8, 128}));
   EXPECT_EQ(l.tiles[1].dims[1], Tile::kCombineDimension);
-  EXPECT_EQ(l.tail_padding_alignment_in_elements, 4);
-  EXPECT_EQ(l.index_primitive_type, PrimitiveType::U32);
-  EXPECT_EQ(l.pointer_primitive_type, PrimitiveType::U16);
+  EXPECT_EQ(l.rare().tail_padding_alignment_in_elements, 4);
+  EXPECT_EQ(l.rare().index_primitive_type, PrimitiveType::U32);
+  EXPECT_EQ(l.rare().pointer_primitive_type, PrimitiveType::U16);
   EXPECT_EQ(l.element_size_in_bits, 4);
   EXPECT_EQ(l.memory_space, 2);
-  ASSERT_EQ(l.split_configs.size(), 1u);
-  EXPECT_EQ(l.split_configs[0].split_indices, (std::vector<int64_t>{3, 5}));
-  EXPECT_EQ(l.dynamic_shape_metadata_prefix_bytes, 8);
+  ASSERT_EQ(l.rare().split_configs.size(), 1u);
+  EXPECT_EQ(l.rare().split_configs[0].split_indices, (std::vector<int64_t>{3, 5}));
+  EXPECT_EQ(l.rare().dynamic_shape_metadata_prefix_bytes, 8);
   auto scalar = ParseShape("f32[]{:S(1)}");
   ASSERT_TRUE(scalar.ok()) << scalar.status().message();
   EXPECT_EQ(scalar->layout().memory_space, 1);
@@ -276,8 +276,8 @@ TEST(ParseModuleTest, DerivedEntryLayout) {
   ASSERT_NE(m, nullptr);
   const ProgramShape& ps = *m->header().entry_computation_layout;
   ASSERT_EQ(ps.parameters.size(), 1u);
-  EXPECT_EQ(ps.parameters[0].layout().minor_to_major, (std::vector<int64_t>{1, 0}));
-  EXPECT_EQ(ps.result.dims(), (std::vector<int64_t>{2, 3}));
+  EXPECT_EQ(ToStdVector(ps.parameters[0].layout().minor_to_major), (std::vector<int64_t>{1, 0}));
+  EXPECT_EQ(ToStdVector(ps.result.dims()), (std::vector<int64_t>{2, 3}));
 }
 
 TEST(ParseModuleTest, HeaderlessAndDefaultRootAndEntry) {
@@ -501,7 +501,7 @@ TEST(ParseModuleTest, MiscSemantics) {
   auto s = ParseModule("add(f32[10] x, f32[10] y)");
   ASSERT_TRUE(s.ok()) << s.status().message();
   EXPECT_EQ((*s)->entry()->root()->opcode(), Opcode::kAdd);
-  EXPECT_EQ((*s)->entry()->root()->shape().dims(), (std::vector<int64_t>{10}));
+  EXPECT_EQ(ToStdVector((*s)->entry()->root()->shape().dims()), (std::vector<int64_t>{10}));
   // Layout filling can be turned off.
   ParseOptions no_fill;
   no_fill.fill_missing_layouts = false;

@@ -335,7 +335,7 @@ ENTRY e {
   auto changed = pass->Run(**parsed);
   ASSERT_TRUE(changed.ok());
   EXPECT_TRUE(VerifyModule(**parsed).ok()) << VerifyModule(**parsed) << PrintModule(**parsed);
-  EXPECT_EQ((*parsed)->entry()->root()->operand(0)->shape().layout().minor_to_major,
+  EXPECT_EQ(ToStdVector((*parsed)->entry()->root()->operand(0)->shape().layout().minor_to_major),
             (std::vector<int64_t>{0, 1}));
 }
 

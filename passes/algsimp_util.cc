@@ -83,8 +83,8 @@ Instruction* Builder::BroadcastScalar(Instruction* scalar, const Shape& shape) {
   return Broadcast(scalar, shape, {});
 }
 
-Instruction* Builder::Reshape(Instruction* x, std::vector<int64_t> dims) {
-  if (x->shape().dims() == dims) return x;
+Instruction* Builder::Reshape(Instruction* x, absl::Span<const int64_t> dims) {
+  if (SameInts(x->shape().dims(), dims)) return x;
   return Add(Opcode::kReshape, ArrayShape(x->shape().element_type(), dims), {x});
 }
 

@@ -40,7 +40,7 @@ class Builder {
   Instruction* Broadcast(Instruction* x, const Shape& shape, std::vector<int64_t> dims);
   // A scalar broadcast to `shape` (the scalar itself if `shape` is a scalar).
   Instruction* BroadcastScalar(Instruction* scalar, const Shape& shape);
-  Instruction* Reshape(Instruction* x, std::vector<int64_t> dims);
+  Instruction* Reshape(Instruction* x, absl::Span<const int64_t> dims);
   // Transpose by `perm` (result dim i = operand dim perm[i]); x if identity.
   Instruction* Transpose(Instruction* x, const std::vector<int64_t>& perm);
   Instruction* Unary(Opcode op, Instruction* x);

@@ -91,7 +91,7 @@ Instruction* Canonicalize(Instruction* dot, Builder& b) {
   Instruction* r2 = b.Reshape(b.Transpose(rhs, rperm), rdims);
   // The result keeps the dot's shape and layout: the new dot itself when the
   // dims already agree, else the reshape back.
-  const bool same_dims = odims == dot->shape().dims();
+  const bool same_dims = SameInts(odims, dot->shape().dims());
   Instruction* d2 = b.Add(Opcode::kDot,
                           same_dims ? dot->shape()
                                     : passes_internal::ArrayShape(dot->shape().element_type(), odims),

@@ -149,7 +149,7 @@ TEST(DotCanonicalize, KeepsResultLayout) {
                                         "  \n"));
   ASSERT_NE(run.module, nullptr);
   EXPECT_EQ(run.module->entry()->root()->opcode(), Opcode::kDot);
-  EXPECT_EQ(run.module->entry()->root()->shape().layout().minor_to_major, (std::vector<int64_t>{0, 1}));
+  EXPECT_EQ(ToStdVector(run.module->entry()->root()->shape().layout().minor_to_major), (std::vector<int64_t>{0, 1}));
 }
 
 }  // namespace

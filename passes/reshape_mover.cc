@@ -73,7 +73,7 @@ class ReshapeMover : public Pass {
         break;
       }
     if (first == nullptr) return false;
-    const std::vector<int64_t>& src_dims = first->operand(0)->shape().dims();
+    const DimVector& src_dims = first->operand(0)->shape().dims();
     if (first->shape().dims() != inst->shape().dims()) return false;
     for (const Instruction* op : inst->operands()) {
       if (op->shape().IsArray() && op->shape().rank() == 0) continue;

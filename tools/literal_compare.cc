@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/types/span.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "ir/printer.h"
@@ -21,7 +22,7 @@ struct Mismatch {
 };
 
 // Multi-index of row-major position `i` in `dims`.
-std::string IndexText(int64_t i, const std::vector<int64_t>& dims) {
+std::string IndexText(int64_t i, absl::Span<const int64_t> dims) {
   std::vector<int64_t> idx(dims.size());
   for (int64_t d = static_cast<int64_t>(dims.size()) - 1; d >= 0; --d) {
     idx[d] = dims[d] == 0 ? 0 : i % dims[d];
