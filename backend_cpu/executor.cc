@@ -163,7 +163,7 @@ absl::StatusOr<Literal> Evaluate(const Computation& computation,
     for (int dead : plan->release_after[i]) {
       if (value[dead] == &owned[dead]) {
         device.Released(LiteralBytes(owned[dead]));
-        owned[dead] = Literal();
+        owned[dead].Clear();
       }
       value[dead] = nullptr;
     }

@@ -95,6 +95,14 @@ class Literal {
   // Same shape (layouts ignored), same logical values bit for bit.
   bool LogicallyEqual(const Literal& other) const;
 
+  // Back to the empty literal, releasing its storage.
+  void Clear() {
+    shape_.Clear();
+    elided_ = false;
+    std::vector<uint8_t, BufferAllocator<uint8_t>>().swap(data_);
+    std::vector<Literal>().swap(elements_);
+  }
+
  private:
   Shape shape_;
   bool elided_ = false;

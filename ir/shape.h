@@ -79,6 +79,15 @@ struct Layout {
   }
   Layout& operator=(Layout&&) noexcept = default;
 
+  // Back to the empty default layout (in place: no temporary).
+  void Clear() {
+    minor_to_major.clear();
+    tiles.clear();
+    element_size_in_bits = 0;
+    memory_space = 0;
+    rare_.reset();
+  }
+
   // The rare parts (defaults when none is set); mutable_rare() creates them.
   const LayoutRareFields& rare() const { return rare_ ? *rare_ : DefaultRareFields(); }
   LayoutRareFields& mutable_rare() {
@@ -132,6 +141,10 @@ class Shape {
   bool is_dynamic_dim(int64_t i) const { return dynamic_[i]; }
   void set_dynamic_dim(int64_t i, bool d) { dynamic_[i] = d; }
   const DynamicVector& dynamic_dims() const { return dynamic_; }
+  // Direct access for builders (the parser); dims and dynamic flags must
+  // end up the same length.
+  DimVector& mutable_dims() { return dims_; }
+  DynamicVector& mutable_dynamic_dims() { return dynamic_; }
   bool IsStatic() const;  // no dynamic dims anywhere (recursing into tuples)
   void AddDim(int64_t size, bool dynamic = false);
   // Product of dims (bounds for dynamic dims); 1 for scalars; 0 for tuples.
@@ -141,7 +154,19 @@ class Shape {
   const Layout& layout() const { return layout_; }
   Layout& mutable_layout() { has_layout_ = true; return layout_; }
   void set_layout(Layout l) { layout_ = std::move(l); has_layout_ = true; }
-  void clear_layout() { layout_ = Layout(); has_layout_ = false; }
+  // Back to the default (invalid) shape, in place.
+  void Clear() {
+    element_type_ = PrimitiveType::kInvalid;
+    is_tuple_ = is_buffer_ = has_layout_ = false;
+    dims_.clear();
+    dynamic_.clear();
+    tuple_shapes_.clear();
+    layout_.Clear();
+  }
+  void clear_layout() {
+    layout_.Clear();
+    has_layout_ = false;
+  }
   // Sets minor_to_major = {rank-1, ..., 0} (recursing into tuples) where no layout is set.
   void FillDefaultLayoutIfMissing();
   static DimVector DefaultMinorToMajor(int64_t rank);

@@ -522,6 +522,58 @@ void Lexer::LexString(const char* start, char quote) {
   MakeToken(TokKind::kString, start, q);
 }
 
+bool Lexer::ScanPlainArrayShape(DimVector* dims, DimVector* minor_to_major, bool* has_layout) {
+  // Reads a list of plain integers (at most 18 digits each) up to `close`;
+  // returns the position after `close`, or null.
+  auto int_list = [this](const char* p, char close, DimVector* out) -> const char* {
+    out->clear();
+    if (p < end_ && *p == close) return p + 1;
+    while (true) {
+      const char* d = p;
+      int64_t v = 0;
+      while (p < end_ && FastDigit(*p) && p - d < 18) v = v * 10 + (*p++ - '0');
+      if (p == d || p >= end_) return nullptr;
+      out->push_back(v);
+      if (*p == ',') {
+        ++p;
+        continue;
+      }
+      return *p == close ? p + 1 : nullptr;
+    }
+  };
+  const char* p = pos_;
+  if (p >= end_ || *p != '[') return false;
+  p = int_list(p + 1, ']', dims);
+  if (p == nullptr) return false;
+  *has_layout = false;
+  if (p < end_ && *p == '{') {
+    const char* q = int_list(p + 1, '}', minor_to_major);
+    if (q == nullptr || minor_to_major->size() != dims->size()) return false;
+    uint64_t seen = 0;
+    if (dims->size() > 64) return false;
+    for (int64_t d : *minor_to_major) {
+      if (d >= static_cast<int64_t>(dims->size()) || (seen >> d & 1)) return false;
+      seen |= uint64_t{1} << d;
+    }
+    *has_layout = true;
+    p = q;
+  }
+  // The shape must end here: a following character that could continue it
+  // sends it the slow way, and so does a `{` after blanks when no layout
+  // was read (whether that is a layout depends on the context).
+  if (p < end_ && (*p == '{' || *p == '[' || FastIdentChar(*p))) return false;
+  if (!*has_layout) {
+    const char* saved = pos_;
+    pos_ = p;
+    const bool brace_follows = PeekChar() == '{';
+    pos_ = saved;
+    if (brace_follows) return false;
+  }
+  pos_ = p;
+  Lex();
+  return true;
+}
+
 void Lexer::LexToken() {
   if (pos_ >= end_) {
     MakeToken(TokKind::kEof, end_, end_);

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "absl/strings/string_view.h"
+#include "ir/shape.h"
 
 namespace hlo {
 
@@ -88,6 +89,16 @@ class Lexer {
   // unmatched closing bracket; sets the current token to kString with the
   // raw text (e.g. `L.1@2:4_R.0@2:4`).
   bool LexWordAtCurrent();
+
+  // Fast path for the common array shape as XLA prints it, read straight
+  // from the characters after the current token (the element type): `[` +
+  // plain non-negative sizes separated by `,` + `]`, then optionally a
+  // minor-to-major list `{d,...}` touching the `]` that is a permutation of
+  // the dimensions. No blanks, comments, dynamic sizes or layout tail
+  // parts: for anything else it returns false and changes nothing, and the
+  // parser reads the shape token by token. On success the lexer moves past
+  // the shape and lexes the next token.
+  bool ScanPlainArrayShape(DimVector* dims, DimVector* minor_to_major, bool* has_layout);
 
   struct State {
     const char* pos;

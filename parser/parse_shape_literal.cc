@@ -70,6 +70,19 @@ absl::Status Parser::ParseShapeInto(Shape* shape) {
   }
   std::optional<PrimitiveType> type = TypeFromName(tok().text);
   if (!type) return ErrorAtTok(absl::StrCat("expected primitive type, but sees '", tok().text, "'"));
+  if (*type != PrimitiveType::TOKEN && *type != PrimitiveType::OPAQUE_TYPE) {
+    // Most shapes of a module are plain `f32[8,128]{1,0}`: read in one scan.
+    Shape s = Shape::ArrayNoLayout(*type, {});
+    bool has_layout = false;
+    DimVector m2m;
+    if (lexer_.ScanPlainArrayShape(&s.mutable_dims(), &m2m, &has_layout)) {
+      s.mutable_dynamic_dims().assign(s.dims().size(), false);
+      if (has_layout) s.mutable_layout().minor_to_major = std::move(m2m);
+      if (options_.fill_missing_layouts) s.FillDefaultLayoutIfMissing();
+      *shape = std::move(s);
+      return absl::OkStatus();
+    }
+  }
   Next();
   if (kind() != TokKind::kLbracket) return Unexpected("'[' after the element type");
   Next();

@@ -48,6 +48,38 @@ TEST(ParseShapeTest, Arrays) {
   EXPECT_EQ(ToStdVector(s->layout().minor_to_major), (std::vector<int64_t>{0, 1}));
 }
 
+// Shapes the one-scan fast path reads and shapes it hands to the token
+// path must come out the same as the token path would make them.
+TEST(ParseShapeTest, FastAndTokenPathsAgree) {
+  struct Case {
+    const char* text;
+    std::vector<int64_t> dims, m2m;
+  };
+  for (const Case& c : std::vector<Case>{
+           {"f32[2,3]{0,1}", {2, 3}, {0, 1}},          // fast
+           {"f32[2, 3]{0,1}", {2, 3}, {0, 1}},         // blank inside: token path
+           {"f32[2,3] {0,1}", {2, 3}, {0, 1}},         // layout after a blank
+           {"f32[2,3]{ 0, 1 }", {2, 3}, {0, 1}},       // blanks in the layout
+           {"f32[]{}", {}, {}},                        // scalar with an empty layout
+           {"f32[]", {}, {}},                          // scalar, default layout
+           {"pred[7]", {7}, {0}},                      // default layout filled in
+           {"u8[1,2,3,4,5,6]{5,4,3,2,1,0}", {1, 2, 3, 4, 5, 6}, {5, 4, 3, 2, 1, 0}},  // past inline size
+           {"f32[4,128]{1,0:T(8,128)}", {4, 128}, {1, 0}},  // tail part: token path
+       }) {
+    SCOPED_TRACE(c.text);
+    absl::StatusOr<Shape> s = ParseShape(c.text);
+    ASSERT_TRUE(s.ok()) << s.status();
+    EXPECT_EQ(ToStdVector(s->dims()), c.dims);
+    EXPECT_EQ(ToStdVector(s->layout().minor_to_major), c.m2m);
+    EXPECT_EQ(s->dynamic_dims().size(), c.dims.size());
+  }
+  // Errors are the token path's, whichever path looked first.
+  for (const char* bad : {"f32[2,3]{0,0}", "f32[2,3]{0}", "f32[2,3]{2,0}", "f32[-1]", "f32[2,3"}) {
+    SCOPED_TRACE(bad);
+    EXPECT_FALSE(ParseShape(bad).ok());
+  }
+}
+
 TEST(ParseShapeTest, DynamicDims) {
   auto s = ParseShape("s32[<=10,?,3]");
   ASSERT_TRUE(s.ok());
