@@ -73,19 +73,17 @@ Shape MakeArray(PrimitiveType t, absl::Span<const int64_t> dims, absl::Span<cons
 // Same dims/dynamic flags, new element type, default layout.
 Shape WithType(const Shape& s, PrimitiveType t) { return MakeArray(t, s.dims(), s.dynamic_dims()); }
 
-// Recursively replaces every layout by the default one.
-Shape Normalize(Shape s) {
-  if (s.IsTuple() || s.IsBuffer()) {
-    for (Shape& e : s.mutable_tuple_shapes()) e = Normalize(e);
-    return s;
+// Recursively replaces every layout by the default one, in place.
+void NormalizeLayouts(Shape* s) {
+  if (s->IsTuple() || s->IsBuffer()) {
+    for (Shape& e : s->mutable_tuple_shapes()) NormalizeLayouts(&e);
+    return;
   }
-  if (s.IsArray()) {
-    s.clear_layout();
-    s.FillDefaultLayoutIfMissing();
-  } else {
-    s.clear_layout();
-  }
-  return s;
+  if (s->IsArray() && s->has_layout() && !s->layout().HasNonDefaultTail() &&
+      s->layout().minor_to_major == Shape::DefaultMinorToMajor(s->rank()))
+    return;  // already the default (the usual case)
+  s->clear_layout();
+  if (s->IsArray()) s->FillDefaultLayoutIfMissing();
 }
 
 bool SameTypeIgnoringFp(PrimitiveType a, PrimitiveType b) { return a == b || (IsFloat(a) && IsFloat(b)); }
@@ -2483,8 +2481,8 @@ absl::StatusOr<Shape> InferShape(const Instruction& inst) {
   for (int64_t i = 0; i < inst.operand_count(); ++i)
     if (inst.operand(i) == nullptr) return Invalid("operand ", i, " of ", c.name(), " is missing");
   absl::StatusOr<Shape> r = Dispatch(c);
-  if (!r.ok()) return r.status();
-  return Normalize(*std::move(r));
+  if (r.ok()) NormalizeLayouts(&*r);
+  return r;
 }
 
 }  // namespace hlo

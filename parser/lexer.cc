@@ -9,12 +9,23 @@
 
 #include "absl/strings/str_cat.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace hlo {
 
 namespace {
 
 // Character classes for the hot loops.
-enum : uint8_t { kBlank = 1, kIdentStartBit = 2, kIdentCharBit = 4, kDigitBit = 8 };
+enum : uint8_t {
+  kBlank = 1,
+  kIdentStartBit = 2,
+  kIdentCharBit = 4,
+  kDigitBit = 8,
+  // Characters SkipBlanks has to look at: blanks, newline, '/' (comments).
+  kSkipBit = 16,
+};
 struct CharTable {
   uint8_t t[256];
   constexpr CharTable() : t() {
@@ -26,6 +37,7 @@ struct CharTable {
       if (alpha) v |= kIdentStartBit;
       if (alpha || digit || c == '.' || c == '-') v |= kIdentCharBit;
       if (digit) v |= kDigitBit;
+      if ((v & kBlank) || c == '\n' || c == '/') v |= kSkipBit;
       t[c] = v;
     }
   }
@@ -34,6 +46,27 @@ constexpr CharTable kChars;
 inline bool FastIdentChar(char c) { return kChars.t[static_cast<unsigned char>(c)] & kIdentCharBit; }
 inline bool FastDigit(char c) { return kChars.t[static_cast<unsigned char>(c)] & kDigitBit; }
 inline bool FastBlank(char c) { return kChars.t[static_cast<unsigned char>(c)] & kBlank; }
+inline bool NeedsSkip(char c) { return kChars.t[static_cast<unsigned char>(c)] & kSkipBit; }
+
+// First position in [q, end) holding `quote`, a backslash or a newline
+// (the characters a string body stops at), or end.
+const char* ScanStringRun(const char* q, const char* end, char quote) {
+#if defined(__SSE2__)
+  const __m128i vq = _mm_set1_epi8(quote);
+  const __m128i vb = _mm_set1_epi8('\\');
+  const __m128i vn = _mm_set1_epi8('\n');
+  while (end - q >= 16) {
+    const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(q));
+    const __m128i hit =
+        _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, vq), _mm_cmpeq_epi8(x, vb)), _mm_cmpeq_epi8(x, vn));
+    const int mask = _mm_movemask_epi8(hit);
+    if (mask != 0) return q + __builtin_ctz(static_cast<unsigned>(mask));
+    q += 16;
+  }
+#endif
+  while (q < end && *q != quote && *q != '\\' && *q != '\n') ++q;
+  return q;
+}
 
 }  // namespace
 
@@ -92,6 +125,13 @@ void Lexer::MakeError(const char* start, const char* end, std::string msg) {
 
 void Lexer::SkipBlanks() {
   blank_error_ = false;
+  // Fast path: at most one space, then the next token.
+  const char* p = pos_;
+  if (p < end_ && *p == ' ') ++p;
+  if (p < end_ && !NeedsSkip(*p)) {
+    pos_ = p;
+    return;
+  }
   while (pos_ < end_) {
     char c = *pos_;
     if (c == '\n') {
@@ -459,7 +499,7 @@ void Lexer::LexString(const char* start, char quote) {
     }
     if (c != '\\') {
       const char* run = q;
-      while (q < end_ && *q != quote && *q != '\\' && *q != '\n') ++q;
+      q = ScanStringRun(q, end_, quote);
       str_.append(run, static_cast<size_t>(q - run));
       continue;
     }

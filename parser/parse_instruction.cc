@@ -73,11 +73,10 @@ absl::Status Parser::ParseInstruction(Scope* scope, bool* saw_root, Instruction*
   if (!name.empty() && !eq_glued) {
     HLO_PARSE_RETURN_IF_ERROR(Expect(TokKind::kEqual, "'=' after the instruction name"));
   }
+  // Parsed in place: a shape moved from temporary to temporary costs a
+  // copy of its inline dimension lists each time.
   std::optional<Shape> shape;
-  if (AtShapeStart()) {
-    HLO_PARSE_ASSIGN_OR_RETURN(Shape s, ParseShape());
-    shape = std::move(s);
-  }
+  if (AtShapeStart()) HLO_PARSE_RETURN_IF_ERROR(ParseShapeInto(&shape.emplace()));
   HLO_PARSE_ASSIGN_OR_RETURN(Instruction * inst,
                              ParseInstructionBody(scope, std::move(name), name_loc,
                                                   std::move(shape), /*allow_attrs=*/true));
@@ -105,11 +104,10 @@ absl::StatusOr<Instruction*> Parser::ParseOperand(Scope* scope) {
   DepthGuard guard(this);
   HLO_PARSE_RETURN_IF_ERROR(CheckDepth());
   SourceLoc loc = TokLoc();
+  // Parsed in place: a shape moved from temporary to temporary costs a
+  // copy of its inline dimension lists each time.
   std::optional<Shape> shape;
-  if (AtShapeStart()) {
-    HLO_PARSE_ASSIGN_OR_RETURN(Shape s, ParseShape());
-    shape = std::move(s);
-  }
+  if (AtShapeStart()) HLO_PARSE_RETURN_IF_ERROR(ParseShapeInto(&shape.emplace()));
   SourceLoc name_loc = TokLoc();
   if (kind() == TokKind::kIdent && lexer_.PeekChar() == '(' && LookupOpcode(tok().text)) {
     // Nested anonymous instruction.
@@ -160,7 +158,7 @@ absl::StatusOr<Instruction*> Parser::ParseOperand(Scope* scope) {
 
 absl::StatusOr<Instruction*> Parser::ParseInstructionBody(Scope* scope, std::string name,
                                                           SourceLoc name_loc,
-                                                          std::optional<Shape> shape,
+                                                          std::optional<Shape>&& shape,
                                                           bool allow_attrs) {
   DepthGuard guard(this);
   HLO_PARSE_RETURN_IF_ERROR(CheckDepth());

@@ -158,7 +158,7 @@ class Parser {
   // Parses `opcode(...) [, attrs]` after name and optional shape.
   absl::StatusOr<Instruction*> ParseInstructionBody(Scope* scope, std::string name,
                                                     SourceLoc name_loc,
-                                                    std::optional<Shape> shape, bool allow_attrs);
+                                                    std::optional<Shape>&& shape, bool allow_attrs);
   absl::Status ParseOperands(Scope* scope, std::vector<Instruction*>* operands,
                              std::vector<SourceLoc>* locs);
   absl::StatusOr<Instruction*> ParseOperand(Scope* scope);
