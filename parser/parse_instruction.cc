@@ -13,14 +13,15 @@ namespace parser_internal {
 absl::StatusOr<Instruction*> Parser::AddToScope(Scope* scope, std::unique_ptr<Instruction> inst,
                                                 SourceLoc loc) {
   inst->set_loc(loc);
-  auto it = scope->names.find(inst->name());
-  if (it != scope->names.end()) {
+  // The key views the instruction's own name, which stays put: the
+  // instruction object is not moved, only its owner.
+  auto [it, inserted] = scope->names.try_emplace(inst->name(), inst.get());
+  if (!inserted) {
     absl::Status first = ErrorAt(loc, absl::StrCat("instruction already exists: ", inst->name()));
     absl::Status second = ErrorAt(it->second->loc(), "instruction previously defined here");
     return absl::InvalidArgumentError(absl::StrCat(first.message(), "\n", second.message()));
   }
   Instruction* p = scope->comp->AddInstruction(std::move(inst));
-  scope->names.emplace(p->name(), p);
   return p;
 }
 
