@@ -50,6 +50,7 @@ class Instruction {
   const std::vector<Instruction*>& users() const { return users_; }
   int64_t user_count() const { return static_cast<int64_t>(users_.size()); }
   void AppendOperand(Instruction* op);
+  void ReserveOperands(size_t n) { operands_.reserve(n); }
   void ReplaceOperand(int64_t i, Instruction* new_op);
   // Replaces every use of this instruction (operands of users and the root
   // of the parent computation) by `other`. Shapes must be compatible.

@@ -210,8 +210,9 @@ absl::Status Parser::ParseAttrValue(const AttrSpec& spec, Opcode op, Scope* scop
       return absl::OkStatus();
     }
     case AttrKind::kMetadata: {
-      OpMetadata md;
-      HLO_PARSE_RETURN_IF_ERROR(ParseMetadata(&md));
+      // Parsed straight into its box (every instruction of a dump has one).
+      Boxed<OpMetadata> md;
+      HLO_PARSE_RETURN_IF_ERROR(ParseMetadata(&md.get()));
       *out = std::move(md);
       return absl::OkStatus();
     }
@@ -699,15 +700,15 @@ absl::Status Parser::ParseMetadata(OpMetadata* md) {
     }
     Next();
     if (f == "op_type") {
-      HLO_PARSE_ASSIGN_OR_RETURN(md->op_type, ParseString(f));
+      HLO_PARSE_RETURN_IF_ERROR(ParseStringInto(f, &md->op_type));
     } else if (f == "op_name") {
-      HLO_PARSE_ASSIGN_OR_RETURN(md->op_name, ParseString(f));
+      HLO_PARSE_RETURN_IF_ERROR(ParseStringInto(f, &md->op_name));
     } else if (f == "source_file") {
-      HLO_PARSE_ASSIGN_OR_RETURN(md->source_file, ParseString(f));
+      HLO_PARSE_RETURN_IF_ERROR(ParseStringInto(f, &md->source_file));
     } else if (f == "deduplicated_name") {
-      HLO_PARSE_ASSIGN_OR_RETURN(md->deduplicated_name, ParseString(f));
+      HLO_PARSE_RETURN_IF_ERROR(ParseStringInto(f, &md->deduplicated_name));
     } else if (f == "scheduling_name") {
-      HLO_PARSE_ASSIGN_OR_RETURN(md->scheduling_name, ParseString(f));
+      HLO_PARSE_RETURN_IF_ERROR(ParseStringInto(f, &md->scheduling_name));
     } else if (f == "source_line") {
       HLO_PARSE_ASSIGN_OR_RETURN(md->source_line, ParseInt(f));
     } else if (f == "source_end_line") {

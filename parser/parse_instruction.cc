@@ -86,8 +86,7 @@ absl::Status Parser::ParseInstruction(Scope* scope, bool* saw_root, Instruction*
   return absl::OkStatus();
 }
 
-absl::Status Parser::ParseOperands(Scope* scope, std::vector<Instruction*>* operands,
-                                   std::vector<SourceLoc>* locs) {
+absl::Status Parser::ParseOperands(Scope* scope, OperandList* operands, OperandLocs* locs) {
   if (kind() != TokKind::kLparen) return Unexpected("'(' at the beginning of the operands");
   Next();
   if (Accept(TokKind::kRparen)) return absl::OkStatus();
@@ -172,8 +171,8 @@ absl::StatusOr<Instruction*> Parser::ParseInstructionBody(Scope* scope, std::str
   const Opcode opcode = info->opcode;
   if (name.empty()) name = opcode_text;  // single-instruction mode without a name
 
-  std::vector<Instruction*> operands;
-  std::vector<SourceLoc> operand_locs;
+  OperandList operands;
+  OperandLocs operand_locs;
   int64_t parameter_number = -1;
   std::optional<Literal> literal;
 
@@ -507,6 +506,7 @@ absl::StatusOr<Instruction*> Parser::ParseInstructionBody(Scope* scope, std::str
     return ErrorAt(op_loc, absl::StrCat("cannot infer shape for opcode: ", opcode_text));
   auto inst = std::make_unique<Instruction>(opcode, std::move(name),
                                             shape ? std::move(*shape) : Shape());
+  inst->ReserveOperands(operands.size());
   for (Instruction* op : operands) inst->AppendOperand(op);
   if (!attrs.empty() || !async_attrs.empty()) {
     // Exact-size list: attribute values are large, so no spare capacity.

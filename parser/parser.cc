@@ -167,6 +167,13 @@ absl::StatusOr<bool> Parser::ParseBool() {
   return Unexpected("true or false");
 }
 
+absl::Status Parser::ParseStringInto(absl::string_view what, std::string* out) {
+  if (kind() != TokKind::kString) return Unexpected(absl::StrCat("quoted string for ", what));
+  out->assign(lexer_.str());
+  Next();
+  return absl::OkStatus();
+}
+
 absl::StatusOr<std::string> Parser::ParseString(absl::string_view what) {
   if (kind() != TokKind::kString) return Unexpected(absl::StrCat("quoted string for ", what));
   std::string s = lexer_.str();

@@ -12,6 +12,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
+#include "absl/container/inlined_vector.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
@@ -88,6 +89,7 @@ class Parser {
   absl::StatusOr<double> ParseDouble(absl::string_view what);
   absl::StatusOr<bool> ParseBool();
   absl::StatusOr<std::string> ParseString(absl::string_view what);
+  absl::Status ParseStringInto(absl::string_view what, std::string* out);
   absl::StatusOr<std::vector<int64_t>> ParseIntList();   // {1,2,3}
   absl::StatusOr<std::vector<int64_t>> ParseBracketIntList();  // [1,2,3]
   absl::StatusOr<std::vector<std::vector<int64_t>>> ParseIntListList();
@@ -159,8 +161,10 @@ class Parser {
   absl::StatusOr<Instruction*> ParseInstructionBody(Scope* scope, std::string name,
                                                     SourceLoc name_loc,
                                                     std::optional<Shape>&& shape, bool allow_attrs);
-  absl::Status ParseOperands(Scope* scope, std::vector<Instruction*>* operands,
-                             std::vector<SourceLoc>* locs);
+  // Operands as parsed (inline: no heap allocation for the usual few).
+  using OperandList = absl::InlinedVector<Instruction*, 6>;
+  using OperandLocs = absl::InlinedVector<SourceLoc, 6>;
+  absl::Status ParseOperands(Scope* scope, OperandList* operands, OperandLocs* locs);
   absl::StatusOr<Instruction*> ParseOperand(Scope* scope);
   absl::StatusOr<Instruction*> AddToScope(Scope* scope, std::unique_ptr<Instruction> inst,
                                           SourceLoc loc);
