@@ -48,23 +48,24 @@ absl::Status Parser::ParseInstruction(Scope* scope, bool* saw_root, Instruction*
     Next();
   }
   SourceLoc name_loc = TokLoc();
-  std::string name;
+  // A view of the text (or empty): the instruction makes its own copy.
+  absl::string_view name;
   bool eq_glued = false;
   if (kind() == TokKind::kName) {
-    name = std::string(tok().text);
+    name = tok().text;
     Next();
   } else if (kind() == TokKind::kIdent && !IsKeyword(tok().text) &&
              lexer_.PeekChar() == '=') {
-    name = std::string(tok().text);
+    name = tok().text;
     Next();
   } else if (kind() == TokKind::kAttrName && !IsKeyword(tok().text)) {
     // `a=f32[] ...`: the lexer glued the '=' to the name.
-    name = std::string(tok().text);
+    name = tok().text;
     eq_glued = true;
     Next();
   } else if (scope->create_missing_params && (AtShapeStart() || kind() == TokKind::kIdent)) {
     // Single-instruction mode allows `shape opcode(...)` without a name.
-    name = "";
+    name = absl::string_view();
   } else {
     if (kind() == TokKind::kIdent && IsKeyword(tok().text))
       return ErrorAtTok(absl::StrCat("expects an instruction name, but sees the reserved word '",
@@ -83,7 +84,7 @@ absl::Status Parser::ParseInstruction(Scope* scope, bool* saw_root, Instruction*
   std::optional<Shape> shape;
   if (AtShapeStart()) HLO_PARSE_RETURN_IF_ERROR(ParseShapeInto(&shape.emplace()));
   HLO_PARSE_ASSIGN_OR_RETURN(Instruction * inst,
-                             ParseInstructionBody(scope, std::move(name), name_loc,
+                             ParseInstructionBody(scope, name, name_loc,
                                                   std::move(shape), /*allow_attrs=*/true));
   if (is_root) *root = inst;
   *last = inst;
@@ -118,7 +119,7 @@ absl::StatusOr<Instruction*> Parser::ParseOperand(Scope* scope) {
     std::string base = absl::StrCat(tok().text, ".anon");
     std::string nm = base;
     while (scope->names.contains(nm)) nm = absl::StrCat(base, ".", ++scope->anon_counter);
-    return ParseInstructionBody(scope, std::move(nm), name_loc, std::move(shape),
+    return ParseInstructionBody(scope, nm, name_loc, std::move(shape),
                                 /*allow_attrs=*/false);
   }
   if (kind() == TokKind::kName || (kind() == TokKind::kIdent && !IsKeyword(tok().text))) {
@@ -160,7 +161,7 @@ absl::StatusOr<Instruction*> Parser::ParseOperand(Scope* scope) {
 // ---------------------------------------------------------------------------
 // Instruction body: opcode, operands, attributes, checks.
 
-absl::StatusOr<Instruction*> Parser::ParseInstructionBody(Scope* scope, std::string name,
+absl::StatusOr<Instruction*> Parser::ParseInstructionBody(Scope* scope, absl::string_view name,
                                                           SourceLoc name_loc,
                                                           std::optional<Shape>&& shape,
                                                           bool allow_attrs) {
@@ -508,7 +509,7 @@ absl::StatusOr<Instruction*> Parser::ParseInstructionBody(Scope* scope, std::str
   // ---- build ----
   if (!shape && IsShapeRequired(opcode))
     return ErrorAt(op_loc, absl::StrCat("cannot infer shape for opcode: ", opcode_text));
-  auto inst = std::make_unique<Instruction>(opcode, std::move(name),
+  auto inst = std::make_unique<Instruction>(opcode, std::string(name),
                                             shape ? std::move(*shape) : Shape());
   inst->ReserveOperands(operands.size());
   for (Instruction* op : operands) inst->AppendOperand(op);

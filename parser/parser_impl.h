@@ -158,7 +158,7 @@ class Parser {
   absl::Status ParseInstruction(Scope* scope, bool* saw_root, Instruction** root,
                                 Instruction** last);
   // Parses `opcode(...) [, attrs]` after name and optional shape.
-  absl::StatusOr<Instruction*> ParseInstructionBody(Scope* scope, std::string name,
+  absl::StatusOr<Instruction*> ParseInstructionBody(Scope* scope, absl::string_view name,
                                                     SourceLoc name_loc,
                                                     std::optional<Shape>&& shape, bool allow_attrs);
   // Operands as parsed (inline: no heap allocation for the usual few).
