@@ -242,9 +242,9 @@ BENCHMARK(BM_Print)->Arg(5)->Arg(50)->Unit(benchmark::kMillisecond);
 // `parse_bench --dump=MB` writes the generated MB-megabyte module to stdout
 // instead of benchmarking (to profile hlo-opt on the same text).
 int main(int argc, char** argv) {
-  // The same heap set-up as hlo-opt/hlo-run use for big inputs (see
-  // tools/heap_setup.h); HLO_HUGEPAGE_HEAP=0 measures without it.
-  hlo::ConfigureHeapForInput(argc, argv, /*always=*/true);
+  // The same heap set-up as hlo-opt/hlo-run (tools/heap_setup.h; with
+  // HLO_HUGEPAGE_HEAP=1 on 2 MiB pages).
+  hlo::ConfigureHeap();
   if (argc == 2 && absl::string_view(argv[1]).substr(0, 7) == "--dump=") {
     const hlo::Generated& g = hlo::GetModule(std::atoll(argv[1] + 7));
     std::fwrite(g.text->data(), 1, g.text->size(), stdout);

@@ -1,24 +1,21 @@
-// Process set-up of the heap for big modules. Parsing a large module
-// allocates hundreds of MB in small pieces; on virtual machines each first
-// touch of a 4 KiB page is a costly fault (measured: a 50 MB module parses
-// about 1.5x faster on 2 MiB pages, docs/performance.md).
+// Process set-up of the heap. Release builds link mimalloc (HLO_HAVE_MIMALLOC;
+// CMake option HLO_USE_MIMALLOC): it replaces malloc/new for the whole
+// process, and is about 1.5x faster than glibc's malloc at the millions of
+// small objects a big module is parsed into.
 //
-// Release builds link mimalloc (HLO_HAVE_MIMALLOC; CMake option
-// HLO_USE_MIMALLOC): it replaces malloc/new for the whole process, and its
-// large-OS-page option is switched on here at run time. Builds without it
-// (sanitizers, fuzzing, -DHLO_USE_MIMALLOC=OFF) fall back to glibc's own
-// huge-page heap, which glibc only reads from the GLIBC_TUNABLES variable at
-// start-up: the program re-executes itself once with
-// `glibc.malloc.hugetlb=1` added.
+// mimalloc can also back its heap with 2 MiB pages. That is off by default:
+// on this class of virtual machine (transparent huge pages in `madvise`
+// mode with direct compaction) hlo-opt on a 50 MB module took 0.58 to 1.30 s
+// with them and a steady 0.72 to 1.00 s without (docs/performance.md).
+// HLO_HUGEPAGE_HEAP=1 turns them on.
 #pragma once
 
 namespace hlo {
 
-// Sets the heap up for huge pages when THP is not disabled on the system,
-// HLO_HUGEPAGE_HEAP is not "0", and either `always` is true or one of the
-// non-flag arguments names a regular file of at least 8 MiB. Without
-// mimalloc this may re-execute the program (and then does not return).
-void ConfigureHeapForInput(int argc, char** argv, bool always = false);
+// Switches mimalloc's large OS pages on when HLO_HUGEPAGE_HEAP=1 and
+// transparent huge pages are not disabled on the system. No effect in a
+// build without mimalloc.
+void ConfigureHeap();
 
 // "mimalloc" or "glibc": the allocator this program runs on.
 const char* HeapAllocatorName();

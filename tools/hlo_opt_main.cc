@@ -319,7 +319,7 @@ int Run(int argc, char** argv) {
 }  // namespace hlo
 
 int main(int argc, char** argv) {
-  hlo::ConfigureHeapForInput(argc, argv);
+  hlo::ConfigureHeap();
   try {
     return hlo::Run(argc, argv);
   } catch (const std::bad_alloc&) {
