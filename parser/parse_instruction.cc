@@ -13,12 +13,11 @@ namespace parser_internal {
 absl::StatusOr<Instruction*> Parser::AddToScope(Scope* scope, std::unique_ptr<Instruction> inst,
                                                 SourceLoc loc) {
   inst->set_loc(loc);
-  // The key views the instruction's own name, which stays put: the
-  // instruction object is not moved, only its owner.
-  auto [it, inserted] = scope->names.try_emplace(inst->name(), inst.get());
-  if (!inserted) {
+  // The table holds the instruction itself, which stays put: only its
+  // owner moves.
+  if (Instruction* previous = scope->names.Insert(inst.get())) {
     absl::Status first = ErrorAt(loc, absl::StrCat("instruction already exists: ", inst->name()));
-    absl::Status second = ErrorAt(it->second->loc(), "instruction previously defined here");
+    absl::Status second = ErrorAt(previous->loc(), "instruction previously defined here");
     return absl::InvalidArgumentError(absl::StrCat(first.message(), "\n", second.message()));
   }
   Instruction* p = scope->comp->AddInstruction(std::move(inst));
@@ -75,7 +74,7 @@ absl::Status Parser::ParseInstruction(Scope* scope, bool* saw_root, Instruction*
   // The name goes into the scope's table once the instruction is parsed;
   // fetching its slot now hides the cache miss of a big table behind the
   // parsing.
-  if (!name.empty()) scope->names.prefetch(name);
+  if (!name.empty()) scope->names.Prefetch(name);
   if (!name.empty() && !eq_glued) {
     HLO_PARSE_RETURN_IF_ERROR(Expect(TokKind::kEqual, "'=' after the instruction name"));
   }
@@ -118,14 +117,14 @@ absl::StatusOr<Instruction*> Parser::ParseOperand(Scope* scope) {
     // Nested anonymous instruction.
     std::string base = absl::StrCat(tok().text, ".anon");
     std::string nm = base;
-    while (scope->names.contains(nm)) nm = absl::StrCat(base, ".", ++scope->anon_counter);
+    while (scope->names.Contains(nm)) nm = absl::StrCat(base, ".", ++scope->anon_counter);
     return ParseInstructionBody(scope, nm, name_loc, std::move(shape),
                                 /*allow_attrs=*/false);
   }
   if (kind() == TokKind::kName || (kind() == TokKind::kIdent && !IsKeyword(tok().text))) {
     absl::string_view nm = tok().text;
-    auto it = scope->names.find(nm);
-    if (it == scope->names.end()) {
+    Instruction* op = scope->names.Find(nm);
+    if (op == nullptr) {
       if (scope->create_missing_params && shape) {
         std::string n(nm);
         Next();
@@ -137,7 +136,6 @@ absl::StatusOr<Instruction*> Parser::ParseOperand(Scope* scope) {
                                        "unknown operands need a shape"));
       return ErrorAtTok(absl::StrCat("instruction does not exist: ", nm));
     }
-    Instruction* op = it->second;
     if (shape && !shape->Compatible(op->shape())) {
       return ErrorAt(loc, absl::StrCat("the declared operand shape ", ShapeText(*shape),
                                        " is not compatible with the shape of the operand "
@@ -149,7 +147,7 @@ absl::StatusOr<Instruction*> Parser::ParseOperand(Scope* scope) {
   if (shape && scope->create_missing_params &&
       (kind() == TokKind::kComma || kind() == TokKind::kRparen)) {
     std::string n = absl::StrCat("_", scope->next_auto_param);
-    while (scope->names.contains(n)) n += "_";
+    while (scope->names.Contains(n)) n += "_";
     return MakeAutoParameter(scope, std::move(n), std::move(*shape), loc);
   }
   if (kind() == TokKind::kIdent && IsKeyword(tok().text))
@@ -241,10 +239,10 @@ absl::StatusOr<Instruction*> Parser::ParseInstructionBody(Scope* scope, absl::st
         while (true) {
           if (kind() != TokKind::kName && kind() != TokKind::kIdent)
             return Unexpected("an instruction name");
-          auto it = scope->names.find(tok().text);
-          if (it == scope->names.end())
+          Instruction* pred = scope->names.Find(tok().text);
+          if (pred == nullptr)
             return ErrorAtTok(absl::StrCat("instruction does not exist: ", tok().text));
-          control_preds.push_back(it->second);
+          control_preds.push_back(pred);
           Next();
           if (Accept(TokKind::kComma)) continue;
           HLO_PARSE_RETURN_IF_ERROR(Expect(TokKind::kRbrace, "',' or '}'"));

@@ -646,7 +646,7 @@ absl::Status Parser::ParseInstructionList(Computation* comp, Scope* scope, Sourc
   {
     const absl::string_view buf = lexer_.buffer();
     const size_t lines = EstimateBodyLines(tok().begin, buf.data() + buf.size());
-    scope->names.reserve(lines);
+    scope->names.Reserve(lines);
     comp->ReserveInstructions(lines);
   }
   Next();
