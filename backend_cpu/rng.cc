@@ -1,9 +1,12 @@
 #include "backend_cpu/rng.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
 #include "absl/strings/str_cat.h"
+#include "backend_cpu/thread_pool.h"
+#include "ir/printer.h"
 
 namespace hlo::cpu {
 
@@ -55,6 +58,145 @@ uint64_t NextRandom(uint64_t* state) {
 }
 
 double Uniform01(uint64_t* state) { return (NextRandom(state) >> 11) * 0x1.0p-53; }
+
+// ---- rng-bit-generator, bit for bit as XLA's CPU compiler expands it ----
+//
+// XLA has no RngBitGenerator kernel on the CPU: RngBitGeneratorExpander
+// rewrites the op into a call of HLO built by its PRNG library
+// (ThreeFryBitGenerator / PhiloxBitGenerator), rng_default as Philox. The
+// functions below reproduce the values that HLO computes; docs/semantics.md
+// spells the rules out.
+
+// Keys and counters enter the generators as 32-bit words, low half first.
+uint32_t Lo32(uint64_t v) { return static_cast<uint32_t>(v); }
+uint32_t Hi32(uint64_t v) { return static_cast<uint32_t>(v >> 32); }
+// The first word is the low half of a 64-bit result (both generators).
+uint64_t Join32(uint32_t lo, uint32_t hi) { return lo | (static_cast<uint64_t>(hi) << 32); }
+
+// Independent pieces of work per ParallelFor block (generator blocks or
+// counters): enough to amortise a task, few enough to spread small outputs.
+constexpr int64_t kMinUnitsPerTask = 2048;
+
+// Stores the low bits of generated values into a row-major result. XLA
+// makes narrow values by converting a 32-bit word to the narrower unsigned
+// type, i.e. by keeping its low bits; signed types (which XLA's expansion
+// does not produce) get the same bit pattern.
+class BitsSink {
+ public:
+  explicit BitsSink(Literal* out)
+      : out_(out),
+        data_(out->data()),
+        bytes_(out->element_bytes()),
+        whole_bytes_(PrimitiveTypeBitWidth(out->shape().element_type()) == 8 * bytes_) {}
+
+  void Store(int64_t i, uint64_t v) const {
+    if (whole_bytes_) {
+      std::memcpy(data_ + i * bytes_, &v, bytes_);  // little-endian: the low bytes
+    } else {
+      out_->SetInt(i, static_cast<int64_t>(v));  // sub-byte: wraps (and sign-extends)
+    }
+  }
+
+ private:
+  Literal* out_;
+  uint8_t* data_;
+  int bytes_;
+  bool whole_bytes_;
+};
+
+// Philox: block b encrypts the 128-bit counter (lo, hi) + b under `key`. Its
+// four words continue one word stream that fills the result in row-major
+// order: one word per element up to 32 bits, two per 64-bit element (the
+// first one low). Returns the number of blocks, by which XLA advances the
+// counter.
+uint64_t GeneratePhilox(const uint32_t key[2], uint64_t lo, uint64_t hi, bool wide, int64_t n,
+                        const BitsSink& sink) {
+  const int per_block = wide ? 2 : 4;
+  const int64_t blocks = (n + per_block - 1) / per_block;
+  ParallelFor(blocks, kMinUnitsPerTask, [&](int64_t b0, int64_t b1) {
+    for (int64_t b = b0; b < b1; ++b) {
+      const uint64_t c_lo = lo + static_cast<uint64_t>(b);
+      const uint64_t c_hi = hi + (c_lo < lo ? 1 : 0);  // carry of the 128-bit add
+      const uint32_t counter[4] = {Lo32(c_lo), Hi32(c_lo), Lo32(c_hi), Hi32(c_hi)};
+      uint32_t w[4];
+      Philox4x32(counter, key, w);
+      const int64_t first = b * per_block;
+      const int64_t count = std::min<int64_t>(per_block, n - first);
+      for (int64_t j = 0; j < count; ++j)
+        sink.Store(first + j, wide ? Join32(w[2 * j], w[2 * j + 1]) : w[j]);
+    }
+  });
+  return static_cast<uint64_t>(blocks);
+}
+
+// For values of 32 bits or fewer XLA's ThreeFry halves the result shape
+// along one dimension `split`: the first even-sized one, else the first of
+// the largest (rank 0 counts as [1]). Counter number u runs over the halved
+// shape in row-major order, and its two words go to positions 2k and 2k+1
+// of the split dimension (the second is dropped past an odd end).
+struct ThreeFryHalves {
+  int64_t outer = 1;  // product of the dims before `split`
+  int64_t size = 1;   // the split dim
+  int64_t half = 1;   // ceil(size / 2)
+  int64_t inner = 1;  // product of the dims after `split`
+};
+
+ThreeFryHalves HalveForThreeFry(absl::Span<const int64_t> dims) {
+  ThreeFryHalves h;
+  if (dims.empty()) return h;
+  int64_t split = -1;
+  for (size_t i = 0; i < dims.size() && split < 0; ++i)
+    if (dims[i] % 2 == 0) split = static_cast<int64_t>(i);
+  if (split < 0) {
+    split = 0;
+    for (size_t i = 1; i < dims.size(); ++i)
+      if (dims[i] > dims[split]) split = static_cast<int64_t>(i);
+  }
+  for (int64_t i = 0; i < split; ++i) h.outer *= dims[i];
+  for (size_t i = split + 1; i < dims.size(); ++i) h.inner *= dims[i];
+  h.size = dims[split];
+  h.half = (h.size + 1) / 2;
+  return h;
+}
+
+// ThreeFry: counter c + u (mod 2^64) under `key` gives two words. A 64-bit
+// element i takes both words of counter c + i (the first one low); narrower
+// elements are laid out as in ThreeFryHalves. Returns the number of
+// counters used, by which XLA advances the state.
+uint64_t GenerateThreeFry(const uint32_t key[2], uint64_t c, absl::Span<const int64_t> dims,
+                          bool wide, const BitsSink& sink) {
+  auto block = [&](uint64_t u, uint32_t x[2]) {
+    const uint64_t ctr = c + u;
+    const uint32_t words[2] = {Lo32(ctr), Hi32(ctr)};
+    ThreeFry2x32(words, key, x);
+  };
+  if (wide) {
+    int64_t n = 1;
+    for (int64_t d : dims) n *= d;
+    ParallelFor(n, kMinUnitsPerTask, [&](int64_t i0, int64_t i1) {
+      for (int64_t i = i0; i < i1; ++i) {
+        uint32_t x[2];
+        block(static_cast<uint64_t>(i), x);
+        sink.Store(i, Join32(x[0], x[1]));
+      }
+    });
+    return static_cast<uint64_t>(n);
+  }
+  const ThreeFryHalves h = HalveForThreeFry(dims);
+  const int64_t counters = h.outer * h.half * h.inner;
+  ParallelFor(counters, kMinUnitsPerTask, [&](int64_t u0, int64_t u1) {
+    for (int64_t u = u0; u < u1; ++u) {
+      const int64_t o = u / (h.half * h.inner);
+      const int64_t k = (u / h.inner) % h.half;
+      const int64_t t = u % h.inner;
+      uint32_t x[2];
+      block(static_cast<uint64_t>(u), x);
+      for (int64_t j = 0; j < 2 && 2 * k + j < h.size; ++j)
+        sink.Store((o * h.size + 2 * k + j) * h.inner + t, x[j]);
+    }
+  });
+  return static_cast<uint64_t>(counters);
+}
 
 }  // namespace
 
@@ -109,59 +251,47 @@ absl::StatusOr<Literal> EvalRngBitGenerator(const Instruction& instr,
     return OpError(instr, "result must be (state, bits)");
   const Literal& state = *ops[0];
   if (!state.shape().IsArray() || state.shape().element_type() != PrimitiveType::U64 ||
-      state.shape().rank() != 1 || state.shape().dim(0) < 1)
-    return OpError(instr, "state must be u64[N]");
+      state.shape().rank() != 1)
+    return OpError(instr,
+                   absl::StrCat("state must be u64[N], got ", ShapeToString(state.shape(), false)));
   const std::string algorithm = instr.AttrOr<std::string>("algorithm", "rng_default");
+  // XLA's CPU compiler expands rng_default as Philox.
   const bool threefry = algorithm == "rng_three_fry";
   const int64_t state_n = state.shape().dim(0);
+  // The state sizes XLA's expansion can take: ThreeFry reads key and counter
+  // and returns exactly two words; Philox keeps one or two counter words.
+  if (threefry && state_n != 2)
+    return OpError(instr,
+                   absl::StrCat("rng_three_fry needs a u64[2] state, got u64[", state_n, "]"));
+  if (!threefry && state_n != 2 && state_n != 3)
+    return OpError(instr,
+                   absl::StrCat(algorithm, " (Philox) needs a u64[2] or u64[3] state, got u64[",
+                                state_n, "]"));
   std::vector<uint64_t> s(state_n);
   for (int64_t i = 0; i < state_n; ++i) s[i] = state.GetRaw<uint64_t>(state.Slot({i}));
-  if (threefry && state_n != 2) return OpError(instr, "rng_three_fry needs a u64[2] state");
-  if (!threefry && state_n != 2 && state_n != 3)
-    return OpError(instr, "rng_philox needs a u64[2] or u64[3] state");
 
   const Shape& bits_shape = shape.tuple_shapes()[1];
-  if (!bits_shape.IsArray()) return OpError(instr, "bits must be an array");
-  Literal bits = RowMajorLiteral(bits_shape);
-  const int width = bits.element_bytes();
+  if (!bits_shape.IsArray() || !IsInteger(bits_shape.element_type()))
+    return OpError(instr, absl::StrCat("bits must be an integer array, got ",
+                                       ShapeToString(bits_shape, false)));
+  Literal bits = RowMajorUninitialized(bits_shape);
+  const BitsSink sink(&bits);
+  const bool wide = PrimitiveTypeBitWidth(bits_shape.element_type()) > 32;
   const int64_t n = bits.physical_count();
-  // Produce a stream of 32-bit words in row-major element order; 64-bit
-  // elements take two words (low first), narrower ones the low bits of one.
-  const uint32_t key[2] = {static_cast<uint32_t>(s[0]), static_cast<uint32_t>(s[0] >> 32)};
-  uint64_t counter_lo = s[1];
-  uint64_t counter_hi = state_n > 2 ? s[2] : 0;
-  uint32_t block[4];
-  int have = 0;
-  auto next_word = [&]() -> uint32_t {
-    if (have == 0) {
-      if (threefry) {
-        const uint32_t c[2] = {static_cast<uint32_t>(counter_lo),
-                               static_cast<uint32_t>(counter_lo >> 32)};
-        ThreeFry2x32(c, key, block);
-        have = 2;
-      } else {
-        const uint32_t c[4] = {static_cast<uint32_t>(counter_lo),
-                               static_cast<uint32_t>(counter_lo >> 32),
-                               static_cast<uint32_t>(counter_hi),
-                               static_cast<uint32_t>(counter_hi >> 32)};
-        Philox4x32(c, key, block);
-        have = 4;
-      }
-      if (++counter_lo == 0) ++counter_hi;
-      // Consume from block[0] upwards.
-      for (int i = 0; i < have / 2; ++i) std::swap(block[i], block[have - 1 - i]);
-    }
-    return block[--have];
-  };
-  uint8_t* dst = bits.data();
-  for (int64_t i = 0; i < n; ++i) {
-    uint64_t v = next_word();
-    if (width == 8) v |= static_cast<uint64_t>(next_word()) << 32;
-    std::memcpy(dst + i * width, &v, width);  // little-endian: the low bytes
-  }
+  const uint32_t key[2] = {Lo32(s[0]), Hi32(s[0])};
+
   Literal new_state = state;
-  new_state.SetRaw<uint64_t>(new_state.Slot({1}), counter_lo);
-  if (state_n > 2) new_state.SetRaw<uint64_t>(new_state.Slot({2}), counter_hi);
+  if (threefry) {
+    const uint64_t used = GenerateThreeFry(key, s[1], bits_shape.dims(), wide, sink);
+    new_state.SetRaw<uint64_t>(new_state.Slot({1}), s[1] + used);
+  } else {
+    // With a u64[2] state the counter's high half is the key word itself.
+    const uint64_t lo = s[1], hi = state_n == 3 ? s[2] : s[0];
+    const uint64_t used = GeneratePhilox(key, lo, hi, wide, n, sink);
+    const uint64_t next_lo = lo + used;
+    new_state.SetRaw<uint64_t>(new_state.Slot({1}), next_lo);
+    if (state_n == 3) new_state.SetRaw<uint64_t>(new_state.Slot({2}), hi + (next_lo < lo ? 1 : 0));
+  }
   std::vector<Literal> elems;
   elems.push_back(ToLayout(std::move(new_state), shape.tuple_shapes()[0].layout()));
   elems.push_back(ToLayout(std::move(bits), bits_shape.layout()));
