@@ -16,8 +16,10 @@
 // op_dispatch.cc, from the opcode table's attribute family.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <vector>
@@ -67,9 +69,9 @@ absl::StatusOr<Literal> EvalDataMovement(const Instruction&, absl::Span<const Li
 // reductions (ops_reduce*.cc, ops_sort.cc): reduce, reduce-window,
 // select-and-scatter, map, sort, topk, scan.
 absl::StatusOr<Literal> EvalReduction(const Instruction&, absl::Span<const Literal* const>, OpContext&);
-// linear algebra (ops_dot.cc, ops_conv.cc, ops_fft.cc, ops_linalg.cc,
-// ops_batchnorm.cc): dot, ragged-dot, scaled-dot, convolution, fft,
-// cholesky, triangular-solve, batch-norm-*.
+// linear algebra (ops_dot.cc, ops_fft.cc, ops_linalg.cc, ops_batchnorm.cc):
+// dot, ragged-dot, scaled-dot, convolution, fft, cholesky,
+// triangular-solve, batch-norm-*.
 absl::StatusOr<Literal> EvalLinalg(const Instruction&, absl::Span<const Literal* const>, OpContext&);
 // structural and control (ops_control.cc): constant, parameter-less values,
 // tuple, get-tuple-element, call, fusion, while, conditional, after-all,
@@ -86,6 +88,15 @@ absl::StatusOr<Literal> EvalCollective(const Instruction&, absl::Span<const Lite
 
 // The family function of an opcode.
 OpEvalFn FamilyOf(Opcode op);
+
+// The members of the linear-algebra family that EvalLinalg (ops_linalg.cc)
+// dispatches to: dot, ragged-dot and convolution (ops_dot.cc), fft
+// (ops_fft.cc), batch-norm-* (ops_batchnorm.cc).
+absl::StatusOr<Literal> LinalgEvalDot(const Instruction&, absl::Span<const Literal* const>);
+absl::StatusOr<Literal> LinalgEvalRaggedDot(const Instruction&, absl::Span<const Literal* const>);
+absl::StatusOr<Literal> LinalgEvalConvolution(const Instruction&, absl::Span<const Literal* const>);
+absl::StatusOr<Literal> LinalgEvalFft(const Instruction&, absl::Span<const Literal* const>);
+absl::StatusOr<Literal> LinalgEvalBatchNorm(const Instruction&, absl::Span<const Literal* const>);
 
 // ---- helpers shared by the families (op_util.cc) ----
 
@@ -117,6 +128,10 @@ struct BinaryOfParameters {
   Opcode op = Opcode::kAdd;
   bool swapped = false;  // root is op(p1, p0)
   PrimitiveType type = PrimitiveType::kInvalid;
+  // Whether `op` is one of `ops` (those a kernel handles).
+  bool OpIsOneOf(std::initializer_list<Opcode> ops) const {
+    return std::find(ops.begin(), ops.end(), op) != ops.end();
+  }
 };
 // Matches `c` against that form; `type` restricts the element type
 // (kInvalid: any). Empty when `c` is null or has another form.

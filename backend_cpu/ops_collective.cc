@@ -261,19 +261,9 @@ absl::StatusOr<Reducer> ReducerOf(const Instruction& instr) {
                                        c.num_parameters()));
   if (c.root() == nullptr) return OpError(instr, absl::StrCat("to_apply %", c.name(), " has no root"));
   const std::optional<BinaryOfParameters> m = MatchBinaryOfParameters(&c);
-  if (!m) return r;
-  switch (m->op) {
-    case Opcode::kAdd:
-    case Opcode::kMultiply:
-    case Opcode::kMaximum:
-    case Opcode::kMinimum:
-    case Opcode::kAnd:
-    case Opcode::kOr:
-    case Opcode::kXor:
-      break;
-    default:
-      return r;
-  }
+  if (!m || !m->OpIsOneOf({Opcode::kAdd, Opcode::kMultiply, Opcode::kMaximum, Opcode::kMinimum,
+                           Opcode::kAnd, Opcode::kOr, Opcode::kXor}))
+    return r;
   r.op = m->op;
   r.simple = true;
   r.swapped = m->swapped;

@@ -414,14 +414,36 @@ Literal Finish(Literal result, const Shape& shape) {
   return ToLayout(std::move(result), shape.layout());
 }
 
+// The checks of the ops that read one operand of the result's element type.
+absl::Status CheckOneOperandOfResultType(const Instruction& instr,
+                                         absl::Span<const Literal* const> ops) {
+  if (absl::Status s = CheckOperandCount(instr, ops, 1); !s.ok()) return s;
+  if (absl::Status s = CheckArrayResult(instr); !s.ok()) return s;
+  return CheckSameType(instr, *ops[0]);
+}
+
+// The result of `instr` read entirely from one source of `src_count`
+// elements: result index i (row-major) takes the source element at
+// src_base + sum(i * src_strides).
+absl::StatusOr<Literal> CopyToResult(const Instruction& instr, const uint8_t* src,
+                                     int64_t src_count, int64_t src_base,
+                                     absl::Span<const int64_t> src_strides) {
+  const Shape& out_shape = instr.shape();
+  Literal out = RowMajorLiteral(out_shape);
+  if (absl::Status s = Copy(instr, out.element_bytes(), out_shape.dims(), out.data(), Count(out),
+                            0, RowMajorStrides(out_shape.dims()), src, src_count, src_base,
+                            src_strides);
+      !s.ok())
+    return s;
+  return Finish(std::move(out), out_shape);
+}
+
 // ---------------------------------------------------------------------------
 // The ops
 
 absl::StatusOr<Literal> EvalBroadcast(const Instruction& instr,
                                       absl::Span<const Literal* const> ops) {
-  if (absl::Status s = CheckOperandCount(instr, ops, 1); !s.ok()) return s;
-  if (absl::Status s = CheckArrayResult(instr); !s.ok()) return s;
-  if (absl::Status s = CheckSameType(instr, *ops[0]); !s.ok()) return s;
+  if (absl::Status s = CheckOneOperandOfResultType(instr, ops); !s.ok()) return s;
   Literal tmp;
   const Literal& in = RowMajor(*ops[0], &tmp);
   const Shape& out_shape = instr.shape();
@@ -447,14 +469,7 @@ absl::StatusOr<Literal> EvalBroadcast(const Instruction& instr,
                                          out_shape.dim(d), ")"));
     }
   }
-  Literal out = RowMajorLiteral(out_shape);
-  const int eb = out.element_bytes();
-  if (absl::Status s = Copy(instr, eb, out_shape.dims(), out.data(), Count(out), 0,
-                            RowMajorStrides(out_shape.dims()), in.data(), Count(in), 0,
-                            src_strides);
-      !s.ok())
-    return s;
-  return Finish(std::move(out), out_shape);
+  return CopyToResult(instr, in.data(), Count(in), 0, src_strides);
 }
 
 absl::StatusOr<Literal> EvalReshape(const Instruction& instr,
@@ -504,9 +519,7 @@ absl::StatusOr<Literal> EvalReshape(const Instruction& instr,
 
 absl::StatusOr<Literal> EvalTranspose(const Instruction& instr,
                                       absl::Span<const Literal* const> ops) {
-  if (absl::Status s = CheckOperandCount(instr, ops, 1); !s.ok()) return s;
-  if (absl::Status s = CheckArrayResult(instr); !s.ok()) return s;
-  if (absl::Status s = CheckSameType(instr, *ops[0]); !s.ok()) return s;
+  if (absl::Status s = CheckOneOperandOfResultType(instr, ops); !s.ok()) return s;
   Literal tmp;
   const Literal& in = RowMajor(*ops[0], &tmp);
   const Shape& out_shape = instr.shape();
@@ -526,19 +539,11 @@ absl::StatusOr<Literal> EvalTranspose(const Instruction& instr,
       return OpError(instr, "result dimensions do not match the permuted operand");
     src_strides[i] = in_strides[p];
   }
-  Literal out = RowMajorLiteral(out_shape);
-  if (absl::Status s = Copy(instr, out.element_bytes(), out_shape.dims(), out.data(), Count(out),
-                            0, RowMajorStrides(out_shape.dims()), in.data(), Count(in), 0,
-                            src_strides);
-      !s.ok())
-    return s;
-  return Finish(std::move(out), out_shape);
+  return CopyToResult(instr, in.data(), Count(in), 0, src_strides);
 }
 
 absl::StatusOr<Literal> EvalSlice(const Instruction& instr, absl::Span<const Literal* const> ops) {
-  if (absl::Status s = CheckOperandCount(instr, ops, 1); !s.ok()) return s;
-  if (absl::Status s = CheckArrayResult(instr); !s.ok()) return s;
-  if (absl::Status s = CheckSameType(instr, *ops[0]); !s.ok()) return s;
+  if (absl::Status s = CheckOneOperandOfResultType(instr, ops); !s.ok()) return s;
   Literal tmp;
   const Literal& in = RowMajor(*ops[0], &tmp);
   const Shape& out_shape = instr.shape();
@@ -560,13 +565,7 @@ absl::StatusOr<Literal> EvalSlice(const Instruction& instr, absl::Span<const Lit
     base += r.start * in_strides[i];
     src_strides[i] = r.stride * in_strides[i];
   }
-  Literal out = RowMajorLiteral(out_shape);
-  if (absl::Status s = Copy(instr, out.element_bytes(), out_shape.dims(), out.data(), Count(out),
-                            0, RowMajorStrides(out_shape.dims()), in.data(), Count(in), base,
-                            src_strides);
-      !s.ok())
-    return s;
-  return Finish(std::move(out), out_shape);
+  return CopyToResult(instr, in.data(), Count(in), base, src_strides);
 }
 
 absl::StatusOr<Literal> EvalDynamicSlice(const Instruction& instr,
@@ -589,13 +588,7 @@ absl::StatusOr<Literal> EvalDynamicSlice(const Instruction& instr,
       return OpError(instr, absl::StrCat("slice size ", size, " exceeds operand dimension ", i));
     base += Clamp((*starts)[i], 0, dim - size) * in_strides[i];
   }
-  Literal out = RowMajorLiteral(out_shape);
-  if (absl::Status s = Copy(instr, out.element_bytes(), out_shape.dims(), out.data(), Count(out),
-                            0, RowMajorStrides(out_shape.dims()), in.data(), Count(in), base,
-                            in_strides);
-      !s.ok())
-    return s;
-  return Finish(std::move(out), out_shape);
+  return CopyToResult(instr, in.data(), Count(in), base, in_strides);
 }
 
 absl::StatusOr<Literal> EvalDynamicUpdateSlice(const Instruction& instr,
@@ -720,9 +713,7 @@ absl::StatusOr<Literal> EvalPad(const Instruction& instr, absl::Span<const Liter
 
 absl::StatusOr<Literal> EvalReverse(const Instruction& instr,
                                     absl::Span<const Literal* const> ops) {
-  if (absl::Status s = CheckOperandCount(instr, ops, 1); !s.ok()) return s;
-  if (absl::Status s = CheckArrayResult(instr); !s.ok()) return s;
-  if (absl::Status s = CheckSameType(instr, *ops[0]); !s.ok()) return s;
+  if (absl::Status s = CheckOneOperandOfResultType(instr, ops); !s.ok()) return s;
   Literal tmp;
   const Literal& in = RowMajor(*ops[0], &tmp);
   const Shape& out_shape = instr.shape();
@@ -741,13 +732,7 @@ absl::StatusOr<Literal> EvalReverse(const Instruction& instr,
     base += (in.shape().dim(i) - 1) * strides[i];
     strides[i] = -strides[i];
   }
-  Literal out = RowMajorLiteral(out_shape);
-  if (absl::Status s = Copy(instr, out.element_bytes(), out_shape.dims(), out.data(), Count(out),
-                            0, RowMajorStrides(out_shape.dims()), in.data(), Count(in), base,
-                            strides);
-      !s.ok())
-    return s;
-  return Finish(std::move(out), out_shape);
+  return CopyToResult(instr, in.data(), Count(in), base, strides);
 }
 
 absl::StatusOr<Literal> EvalIota(const Instruction& instr, absl::Span<const Literal* const> ops) {
@@ -776,14 +761,9 @@ absl::StatusOr<Literal> EvalIota(const Instruction& instr, absl::Span<const Lite
       return OpUnimplemented(instr, absl::StrCat("element type ", PrimitiveTypeName(t)));
     }
   }
-  Literal out = RowMajorLiteral(out_shape);
   std::vector<int64_t> src_strides(rank, 0);
   src_strides[d] = 1;
-  if (absl::Status s = Copy(instr, out.element_bytes(), out_shape.dims(), out.data(), Count(out),
-                            0, RowMajorStrides(out_shape.dims()), line.data(), n, 0, src_strides);
-      !s.ok())
-    return s;
-  return Finish(std::move(out), out_shape);
+  return CopyToResult(instr, line.data(), n, 0, src_strides);
 }
 
 absl::StatusOr<Literal> EvalGetDimensionSize(const Instruction& instr,
@@ -874,6 +854,72 @@ class Odometer {
 
 using IntList = std::vector<int64_t>;
 
+// Gather and scatter share their index side. Both read index vectors along
+// index_vector_dim of an indices array, each entry setting one operand dim,
+// and pair the dims of a third array with the indices and the operand: its
+// window dims pair in order with the operand dims that are neither
+// collapsed (inserted) nor batching dims, and all its other dims, the batch
+// dims, pair in order with the dims of the indices but index_vector_dim.
+// The ops name these differently; errors use each op's own names.
+struct IndexedOpNames {
+  absl::string_view array;        // the array with the batch and window dims
+  absl::string_view window_dims;  // its window dims attribute
+  absl::string_view indices;
+  absl::string_view index_map;    // index vector entry -> operand dim attribute
+};
+const IndexedOpNames kGatherNames{"result", "offset_dims", "start_indices", "start_index_map"};
+const IndexedOpNames kScatterNames{"updates", "update_window_dims", "scatter_indices",
+                                   "scatter_dims_to_operand_dims"};
+
+// The number of entries of an index vector (1 when index_vector_dim is the
+// rank of the indices: scalar indices), checked against `index_map`.
+absl::StatusOr<int64_t> IndexVectorSize(const Instruction& instr, const IndexedOpNames& names,
+                                        const Shape& indices, int64_t ivd,
+                                        const IntList& index_map, int64_t operand_rank) {
+  const int64_t irank = indices.rank();
+  if (ivd < 0 || ivd > irank) return OpError(instr, "index_vector_dim out of range");
+  const int64_t nvec = ivd == irank ? 1 : indices.dim(ivd);
+  if (static_cast<int64_t>(index_map.size()) != nvec || !AllInRange(index_map, operand_rank))
+    return OpError(instr, absl::StrCat(names.index_map,
+                                       " must map each index vector entry to an operand dim"));
+  return nvec;
+}
+
+// The batch dims of `array` (all but `window_dims`), the dims of `indices`
+// they pair with, and their sizes (equal on both sides).
+struct BatchDims {
+  IntList array_dims;
+  IntList index_dims;  // the dims of the indices but index_vector_dim
+  IntList sizes;
+};
+
+absl::StatusOr<BatchDims> PairBatchDims(const Instruction& instr, const IndexedOpNames& names,
+                                        const Shape& array, const IntList& window_dims,
+                                        const Shape& indices, int64_t ivd) {
+  BatchDims b;
+  b.array_dims = Complement(array.rank(), {&window_dims});
+  for (int64_t i = 0; i < indices.rank(); ++i)
+    if (i != ivd) b.index_dims.push_back(i);
+  if (b.array_dims.size() != b.index_dims.size())
+    return OpError(instr, absl::StrCat(names.array, " rank does not match ", names.window_dims,
+                                       " and ", names.indices));
+  for (size_t k = 0; k < b.array_dims.size(); ++k) {
+    if (array.dim(b.array_dims[k]) != indices.dim(b.index_dims[k]))
+      return OpError(instr, absl::StrCat(names.array, " dimension ", b.array_dims[k],
+                                         " does not match ", names.indices));
+    b.sizes.push_back(array.dim(b.array_dims[k]));
+  }
+  return b;
+}
+
+// Position in `list` of each of `values` (all present).
+IntList PositionsIn(const IntList& list, const IntList& values) {
+  IntList pos(values.size());
+  for (size_t k = 0; k < values.size(); ++k)
+    pos[k] = std::find(list.begin(), list.end(), values[k]) - list.begin();
+  return pos;
+}
+
 absl::StatusOr<Literal> EvalGather(const Instruction& instr, absl::Span<const Literal* const> ops) {
   if (absl::Status s = CheckOperandCount(instr, ops, 2); !s.ok()) return s;
   if (absl::Status s = CheckArrayResult(instr); !s.ok()) return s;
@@ -898,10 +944,10 @@ absl::StatusOr<Literal> EvalGather(const Instruction& instr, absl::Span<const Li
   for (int64_t d = 0; d < rank; ++d)
     if (slice_sizes[d] < 0 || slice_sizes[d] > in.shape().dim(d))
       return OpError(instr, absl::StrCat("slice size of dimension ", d, " out of range"));
-  if (ivd < 0 || ivd > irank) return OpError(instr, "index_vector_dim out of range");
-  const int64_t nvec = ivd == irank ? 1 : ind.shape().dim(ivd);
-  if (static_cast<int64_t>(start_index_map.size()) != nvec || !AllInRange(start_index_map, rank))
-    return OpError(instr, "start_index_map must map each index vector entry to an operand dim");
+  absl::StatusOr<int64_t> nvec_or =
+      IndexVectorSize(instr, kGatherNames, ind.shape(), ivd, start_index_map, rank);
+  if (!nvec_or.ok()) return nvec_or.status();
+  const int64_t nvec = *nvec_or;
   if (!AllInRange(collapsed, rank) || !AllInRange(obd, rank) || !AllInRange(offset_dims, orank))
     return OpError(instr, "dimension numbers out of range");
   for (int64_t d : collapsed)
@@ -915,20 +961,11 @@ absl::StatusOr<Literal> EvalGather(const Instruction& instr, absl::Span<const Li
     if (ind.shape().dim(sibd[k]) > in.shape().dim(obd[k]))
       return OpError(instr, "batching dimension sizes of operand and indices differ");
   }
-  // Output batch dims <-> index dims but index_vector_dim, in order.
-  const IntList out_batch = Complement(orank, {&offset_dims});
-  IntList idx_batch;
-  for (int64_t i = 0; i < irank; ++i)
-    if (i != ivd) idx_batch.push_back(i);
-  if (out_batch.size() != idx_batch.size())
-    return OpError(instr, "result rank does not match offset_dims and start_indices");
-  IntList batch_sizes;
-  for (size_t k = 0; k < out_batch.size(); ++k) {
-    if (out_shape.dim(out_batch[k]) != ind.shape().dim(idx_batch[k]))
-      return OpError(instr, absl::StrCat("result dimension ", out_batch[k],
-                                         " does not match start_indices"));
-    batch_sizes.push_back(out_shape.dim(out_batch[k]));
-  }
+  absl::StatusOr<BatchDims> batch =
+      PairBatchDims(instr, kGatherNames, out_shape, offset_dims, ind.shape(), ivd);
+  if (!batch.ok()) return batch.status();
+  const IntList& out_batch = batch->array_dims;
+  const IntList& idx_batch = batch->index_dims;
   // Offset dims <-> operand dims but collapsed and batching ones, in order.
   const IntList offset_operand = Complement(rank, {&collapsed, &obd});
   if (offset_operand.size() != offset_dims.size())
@@ -946,10 +983,7 @@ absl::StatusOr<Literal> EvalGather(const Instruction& instr, absl::Span<const Li
     win_dst.push_back(out_strides[offset_dims[k]]);
     win_src.push_back(in_strides[offset_operand[k]]);
   }
-  // Position in idx_batch of each start_indices_batching_dim.
-  IntList sibd_pos(sibd.size());
-  for (size_t k = 0; k < sibd.size(); ++k)
-    sibd_pos[k] = std::find(idx_batch.begin(), idx_batch.end(), sibd[k]) - idx_batch.begin();
+  const IntList sibd_pos = PositionsIn(idx_batch, sibd);
 
   absl::StatusOr<std::vector<int64_t>> idx_or = IndexValues(instr, ind);
   if (!idx_or.ok()) return idx_or.status();
@@ -958,7 +992,7 @@ absl::StatusOr<Literal> EvalGather(const Instruction& instr, absl::Span<const Li
   Literal out = RowMajorLiteral(out_shape);
   const int eb = out.element_bytes();
   const CopyPlan plan(eb, win_dims, win_dst, win_src);
-  const Odometer batch_space(batch_sizes);
+  const Odometer batch_space(batch->sizes);
   const int64_t nbatch = batch_space.count();
   if (plan.empty() || nbatch == 0 || Count(out) == 0) return Finish(std::move(out), out_shape);
   const int64_t vstride = ivd < irank ? ind_strides[ivd] : 0;
@@ -1018,18 +1052,9 @@ Combiner ClassifyCombiner(const Computation& comp, PrimitiveType t, int64_t n_op
     return c;
   }
   const std::optional<BinaryOfParameters> m = MatchBinaryOfParameters(&comp, t);
-  if (!m) return c;
-  switch (m->op) {
-    case Opcode::kAdd:
-    case Opcode::kMultiply:
-    case Opcode::kMaximum:
-    case Opcode::kMinimum:
-    case Opcode::kAnd:
-    case Opcode::kOr:
-      break;
-    default:
-      return c;
-  }
+  if (!m || !m->OpIsOneOf({Opcode::kAdd, Opcode::kMultiply, Opcode::kMaximum, Opcode::kMinimum,
+                           Opcode::kAnd, Opcode::kOr}))
+    return c;
   const PrimitiveType types[2] = {t, t};
   absl::StatusOr<ElementwiseKernel> k = SelectElementwiseKernel(m->op, types, t, ElementwiseAttrs());
   if (!k.ok()) return c;
@@ -1084,11 +1109,10 @@ absl::StatusOr<Literal> EvalScatter(const Instruction& instr, absl::Span<const L
   const int64_t ivd = instr.AttrOr<int64_t>("index_vector_dim", -1);
   const int64_t rank = oshape.rank(), irank = ind.shape().rank(), urank = ushape.rank();
 
-  if (ivd < 0 || ivd > irank) return OpError(instr, "index_vector_dim out of range");
-  const int64_t nvec = ivd == irank ? 1 : ind.shape().dim(ivd);
-  if (static_cast<int64_t>(sdod.size()) != nvec || !AllInRange(sdod, rank))
-    return OpError(instr,
-                   "scatter_dims_to_operand_dims must map each index vector entry to an operand dim");
+  absl::StatusOr<int64_t> nvec_or =
+      IndexVectorSize(instr, kScatterNames, ind.shape(), ivd, sdod, rank);
+  if (!nvec_or.ok()) return nvec_or.status();
+  const int64_t nvec = *nvec_or;
   if (!AllInRange(uwd, urank) || !AllInRange(iwd, rank) || !AllInRange(ibd, rank))
     return OpError(instr, "dimension numbers out of range");
   if (ibd.size() != sibd.size())
@@ -1097,19 +1121,11 @@ absl::StatusOr<Literal> EvalScatter(const Instruction& instr, absl::Span<const L
     if (sibd[k] < 0 || sibd[k] >= irank || sibd[k] == ivd)
       return OpError(instr, "scatter_indices_batching_dims out of range");
   }
-  const IntList upd_scatter = Complement(urank, {&uwd});
-  IntList idx_batch;
-  for (int64_t i = 0; i < irank; ++i)
-    if (i != ivd) idx_batch.push_back(i);
-  if (upd_scatter.size() != idx_batch.size())
-    return OpError(instr, "updates rank does not match update_window_dims and scatter_indices");
-  IntList scatter_sizes;
-  for (size_t k = 0; k < upd_scatter.size(); ++k) {
-    if (ushape.dim(upd_scatter[k]) != ind.shape().dim(idx_batch[k]))
-      return OpError(instr, absl::StrCat("updates dimension ", upd_scatter[k],
-                                         " does not match scatter_indices"));
-    scatter_sizes.push_back(ushape.dim(upd_scatter[k]));
-  }
+  absl::StatusOr<BatchDims> batch =
+      PairBatchDims(instr, kScatterNames, ushape, uwd, ind.shape(), ivd);
+  if (!batch.ok()) return batch.status();
+  const IntList& upd_scatter = batch->array_dims;
+  const IntList& idx_batch = batch->index_dims;
   const IntList window_operand = Complement(rank, {&iwd, &ibd});
   if (window_operand.size() != uwd.size())
     return OpError(instr, "update_window_dims does not match the operand rank");
@@ -1128,9 +1144,7 @@ absl::StatusOr<Literal> EvalScatter(const Instruction& instr, absl::Span<const L
     win_dst.push_back(o_strides[window_operand[k]]);
     win_src.push_back(u_strides[uwd[k]]);
   }
-  IntList sibd_pos(sibd.size());
-  for (size_t k = 0; k < sibd.size(); ++k)
-    sibd_pos[k] = std::find(idx_batch.begin(), idx_batch.end(), sibd[k]) - idx_batch.begin();
+  const IntList sibd_pos = PositionsIn(idx_batch, sibd);
 
   absl::StatusOr<std::vector<int64_t>> idx_or = IndexValues(instr, ind);
   if (!idx_or.ok()) return idx_or.status();
@@ -1149,7 +1163,7 @@ absl::StatusOr<Literal> EvalScatter(const Instruction& instr, absl::Span<const L
 
   const Combiner comb = ClassifyCombiner(comp, oshape.element_type(), n);
   const CopyPlan plan(eb[0], win_dims, win_dst, win_src);
-  Odometer it(scatter_sizes);
+  Odometer it(batch->sizes);
   const int64_t vstride = ivd < irank ? i_strides[ivd] : 0;
 
   // Generic path state: scalar argument literals reused for every call.

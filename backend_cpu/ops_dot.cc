@@ -28,15 +28,6 @@
 #include "backend_cpu/thread_pool.h"
 
 namespace hlo::cpu {
-
-// Shared with ops_conv.cc / the dispatcher in ops_linalg.cc.
-absl::StatusOr<Literal> LinalgEvalDot(const Instruction& instr,
-                                      absl::Span<const Literal* const> operands);
-absl::StatusOr<Literal> LinalgEvalConvolution(const Instruction& instr,
-                                              absl::Span<const Literal* const> operands);
-absl::StatusOr<Literal> LinalgEvalRaggedDot(const Instruction& instr,
-                                            absl::Span<const Literal* const> operands);
-
 namespace {
 
 using c64 = std::complex<float>;
@@ -437,6 +428,59 @@ absl::Status CheckDims(const Instruction& instr, absl::Span<const int64_t> dims,
   return absl::OkStatus();
 }
 
+// The dimension numbers dot and ragged-dot share, and the matrix problem
+// they make: B batch, K contracting, M lhs free and N rhs free elements
+// (free dims: neither batch nor contracting, in order).
+struct DotDims {
+  explicit DotDims(const Instruction& instr)
+      : lb(instr.AttrOr<std::vector<int64_t>>("lhs_batch_dims", {})),
+        rb(instr.AttrOr<std::vector<int64_t>>("rhs_batch_dims", {})),
+        lc(instr.AttrOr<std::vector<int64_t>>("lhs_contracting_dims", {})),
+        rc(instr.AttrOr<std::vector<int64_t>>("rhs_contracting_dims", {})) {}
+  std::vector<int64_t> lb, rb, lc, rc;  // batch and contracting dims, paired in order
+  std::vector<bool> lused, rused;       // set by CheckDotDims
+  std::vector<int64_t> lf, rf;          // set by SizeDot, with B, K, M, N
+  int64_t B = 1, K = 1, M = 1, N = 1;
+};
+
+// Each batch and contracting dim in range and named once per side.
+absl::Status CheckDotDims(const Instruction& instr, const Shape& ls, const Shape& rs, DotDims* d) {
+  d->lused.assign(ls.rank(), false);
+  d->rused.assign(rs.rank(), false);
+  if (auto st = CheckDims(instr, d->lb, ls.rank(), &d->lused, "lhs batch"); !st.ok()) return st;
+  if (auto st = CheckDims(instr, d->lc, ls.rank(), &d->lused, "lhs contracting"); !st.ok()) return st;
+  if (auto st = CheckDims(instr, d->rb, rs.rank(), &d->rused, "rhs batch"); !st.ok()) return st;
+  return CheckDims(instr, d->rc, rs.rank(), &d->rused, "rhs contracting");
+}
+
+// Sets the free dims and sizes (paired dims must have equal sizes) and
+// appends the result dims, batch then lhs free then rhs free, to *out_dims.
+absl::Status SizeDot(const Instruction& instr, const Shape& ls, const Shape& rs, DotDims* d,
+                     std::vector<int64_t>* out_dims) {
+  for (size_t i = 0; i < d->lb.size(); ++i) {
+    if (ls.dim(d->lb[i]) != rs.dim(d->rb[i])) return OpError(instr, "batch dimension sizes differ");
+    d->B *= ls.dim(d->lb[i]);
+    out_dims->push_back(ls.dim(d->lb[i]));
+  }
+  for (size_t i = 0; i < d->lc.size(); ++i) {
+    if (ls.dim(d->lc[i]) != rs.dim(d->rc[i])) return OpError(instr, "contracting dimension sizes differ");
+    d->K *= ls.dim(d->lc[i]);
+  }
+  for (int64_t i = 0; i < ls.rank(); ++i)
+    if (!d->lused[i]) {
+      d->lf.push_back(i);
+      d->M *= ls.dim(i);
+      out_dims->push_back(ls.dim(i));
+    }
+  for (int64_t i = 0; i < rs.rank(); ++i)
+    if (!d->rused[i]) {
+      d->rf.push_back(i);
+      d->N *= rs.dim(i);
+      out_dims->push_back(rs.dim(i));
+    }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::StatusOr<Literal> LinalgEvalDot(const Instruction& instr,
@@ -448,43 +492,15 @@ absl::StatusOr<Literal> LinalgEvalDot(const Instruction& instr,
   const Shape& out_shape = instr.shape();
   if (!ls.IsArray() || !rs.IsArray() || !out_shape.IsArray())
     return OpError(instr, "operands and result must be arrays");
-  const std::vector<int64_t> lb = instr.AttrOr<std::vector<int64_t>>("lhs_batch_dims", {});
-  const std::vector<int64_t> rb = instr.AttrOr<std::vector<int64_t>>("rhs_batch_dims", {});
-  const std::vector<int64_t> lc = instr.AttrOr<std::vector<int64_t>>("lhs_contracting_dims", {});
-  const std::vector<int64_t> rc = instr.AttrOr<std::vector<int64_t>>("rhs_contracting_dims", {});
-  if (lb.size() != rb.size()) return OpError(instr, "batch dimension counts differ");
-  if (lc.size() != rc.size()) return OpError(instr, "contracting dimension counts differ");
-  std::vector<bool> lused(ls.rank(), false), rused(rs.rank(), false);
-  if (auto st = CheckDims(instr, lb, ls.rank(), &lused, "lhs batch"); !st.ok()) return st;
-  if (auto st = CheckDims(instr, lc, ls.rank(), &lused, "lhs contracting"); !st.ok()) return st;
-  if (auto st = CheckDims(instr, rb, rs.rank(), &rused, "rhs batch"); !st.ok()) return st;
-  if (auto st = CheckDims(instr, rc, rs.rank(), &rused, "rhs contracting"); !st.ok()) return st;
-  int64_t B = 1, K = 1, M = 1, N = 1;
+  DotDims dd(instr);
+  if (dd.lb.size() != dd.rb.size()) return OpError(instr, "batch dimension counts differ");
+  if (dd.lc.size() != dd.rc.size()) return OpError(instr, "contracting dimension counts differ");
+  if (auto st = CheckDotDims(instr, ls, rs, &dd); !st.ok()) return st;
   std::vector<int64_t> out_dims;
-  for (size_t i = 0; i < lb.size(); ++i) {
-    if (ls.dim(lb[i]) != rs.dim(rb[i])) return OpError(instr, "batch dimension sizes differ");
-    B *= ls.dim(lb[i]);
-    out_dims.push_back(ls.dim(lb[i]));
-  }
-  for (size_t i = 0; i < lc.size(); ++i) {
-    if (ls.dim(lc[i]) != rs.dim(rc[i])) return OpError(instr, "contracting dimension sizes differ");
-    K *= ls.dim(lc[i]);
-  }
-  std::vector<int64_t> lf, rf;
-  for (int64_t d = 0; d < ls.rank(); ++d)
-    if (!lused[d]) {
-      lf.push_back(d);
-      M *= ls.dim(d);
-      out_dims.push_back(ls.dim(d));
-    }
-  for (int64_t d = 0; d < rs.rank(); ++d)
-    if (!rused[d]) {
-      rf.push_back(d);
-      N *= rs.dim(d);
-      out_dims.push_back(rs.dim(d));
-    }
+  if (auto st = SizeDot(instr, ls, rs, &dd, &out_dims); !st.ok()) return st;
   if (!SameInts(out_dims, out_shape.dims()))
     return OpError(instr, "result shape does not match the dot dimensions");
+  const int64_t B = dd.B, K = dd.K, M = dd.M, N = dd.N;
   const PrimitiveType rt = out_shape.element_type();
   auto acc = AccFor(instr, rt);
   if (!acc.ok()) return acc.status();
@@ -498,8 +514,8 @@ absl::StatusOr<Literal> LinalgEvalDot(const Instruction& instr,
   absl::Status st = DispatchAcc(*acc, [&](auto zero) -> absl::Status {
     using T = decltype(zero);
     MatView<T> av, bv;
-    MakeView<T>(lhs, lb, lf, lc, rt, B, M, K, &av);
-    MakeView<T>(rhs, rb, rc, rf, rt, B, K, N, &bv);
+    MakeView<T>(lhs, dd.lb, dd.lf, dd.lc, rt, B, M, K, &av);
+    MakeView<T>(rhs, dd.rb, dd.rc, dd.rf, rt, B, K, N, &bv);
     // Straight into the result when it is row-major and of the compute type.
     const Layout& ol = out_shape.layout();
     const bool direct = IsNative(rt, static_cast<const T*>(nullptr)) && ol.tiles.empty() &&
@@ -546,20 +562,17 @@ absl::StatusOr<Literal> LinalgEvalRaggedDot(const Instruction& instr,
     return OpError(instr, "operands and result must be arrays");
   if (gs.rank() != 1 || !IsInteger(gs.element_type()))
     return OpUnimplemented(instr, "group_sizes other than an integer [G] array");
-  const auto lb = instr.AttrOr<std::vector<int64_t>>("lhs_batch_dims", {});
-  const auto rb = instr.AttrOr<std::vector<int64_t>>("rhs_batch_dims", {});
-  const auto lc = instr.AttrOr<std::vector<int64_t>>("lhs_contracting_dims", {});
-  const auto rc = instr.AttrOr<std::vector<int64_t>>("rhs_contracting_dims", {});
+  DotDims dd(instr);
+  const std::vector<int64_t>& lb = dd.lb;
+  const std::vector<int64_t>& rb = dd.rb;
+  const std::vector<int64_t>& lc = dd.lc;
+  const std::vector<int64_t>& rc = dd.rc;
   const auto lr = instr.AttrOr<std::vector<int64_t>>("lhs_ragged_dims", {});
   const auto rg = instr.AttrOr<std::vector<int64_t>>("rhs_group_dims", {});
   if (lb.size() != rb.size() || lc.size() != rc.size() || lr.size() != 1 || rg.size() > 1)
     return OpError(instr, "bad ragged dot dimension numbers");
-  std::vector<bool> lused(ls.rank(), false), rused(rs.rank(), false);
-  if (auto st = CheckDims(instr, lb, ls.rank(), &lused, "lhs batch"); !st.ok()) return st;
-  if (auto st = CheckDims(instr, lc, ls.rank(), &lused, "lhs contracting"); !st.ok()) return st;
-  if (auto st = CheckDims(instr, rb, rs.rank(), &rused, "rhs batch"); !st.ok()) return st;
-  if (auto st = CheckDims(instr, rc, rs.rank(), &rused, "rhs contracting"); !st.ok()) return st;
-  if (auto st = CheckDims(instr, rg, rs.rank(), &rused, "rhs group"); !st.ok()) return st;
+  if (auto st = CheckDotDims(instr, ls, rs, &dd); !st.ok()) return st;
+  if (auto st = CheckDims(instr, rg, rs.rank(), &dd.rused, "rhs group"); !st.ok()) return st;
   const int64_t ragged = lr[0];
   if (ragged < 0 || ragged >= ls.rank()) return OpError(instr, "lhs ragged dim out of range");
   const bool ragged_contracting = std::find(lc.begin(), lc.end(), ragged) != lc.end();
@@ -569,34 +582,14 @@ absl::StatusOr<Literal> LinalgEvalRaggedDot(const Instruction& instr,
     return OpError(instr, "rhs group dim must be present iff the ragged dim is not contracting");
   const int64_t G = gs.dim(0);
   if (!rg.empty() && rs.dim(rg[0]) != G) return OpError(instr, "rhs group dim size != group count");
-  int64_t B = 1, K = 1, M = 1, N = 1;
   std::vector<int64_t> out_dims;
   if (ragged_contracting) out_dims.push_back(G);
-  std::vector<int64_t> bsz;
-  for (size_t i = 0; i < lb.size(); ++i) {
-    if (ls.dim(lb[i]) != rs.dim(rb[i])) return OpError(instr, "batch dimension sizes differ");
-    B *= ls.dim(lb[i]);
-    out_dims.push_back(ls.dim(lb[i]));
-  }
-  for (size_t i = 0; i < lc.size(); ++i) {
-    if (ls.dim(lc[i]) != rs.dim(rc[i])) return OpError(instr, "contracting dimension sizes differ");
-    K *= ls.dim(lc[i]);
-  }
-  std::vector<int64_t> lf, rf;
-  for (int64_t d = 0; d < ls.rank(); ++d)
-    if (!lused[d]) {
-      lf.push_back(d);
-      M *= ls.dim(d);
-      out_dims.push_back(ls.dim(d));
-    }
-  for (int64_t d = 0; d < rs.rank(); ++d)
-    if (!rused[d]) {
-      rf.push_back(d);
-      N *= rs.dim(d);
-      out_dims.push_back(rs.dim(d));
-    }
+  if (auto st = SizeDot(instr, ls, rs, &dd, &out_dims); !st.ok()) return st;
   if (!SameInts(out_dims, out_shape.dims()))
     return OpError(instr, "result shape does not match the dimensions");
+  const std::vector<int64_t>& lf = dd.lf;
+  const std::vector<int64_t>& rf = dd.rf;
+  const int64_t B = dd.B, K = dd.K, M = dd.M, N = dd.N;
   const PrimitiveType rt = out_shape.element_type();
   auto acc = AccFor(instr, rt);
   if (!acc.ok()) return acc.status();

@@ -42,10 +42,6 @@
 #include "backend_cpu/thread_pool.h"
 
 namespace hlo::cpu {
-
-absl::StatusOr<Literal> LinalgEvalFft(const Instruction& instr,
-                                      absl::Span<const Literal* const> operands);
-
 namespace {
 
 enum class FftKind { kFft, kIfft, kRfft, kIrfft };
@@ -104,82 +100,77 @@ bool FftwThreadsReady() {
   return ok;
 }
 
+// The two FFTW APIs (fftwf_* for float, fftw_* for double) differ only in
+// their prefix and types: FftwApi<kDouble> names the functions used here,
+// Fftw<kDouble> is written once on top of it.
 template <bool kDouble>
-struct Fftw;
+struct FftwApi;
 
 template <>
-struct Fftw<false> {
+struct FftwApi<false> {
   using Real = float;
   using Cplx = fftwf_complex;
   using Plan = fftwf_plan;
   using Dim = fftwf_iodim64;
-  static void* Malloc(size_t n) { return fftwf_malloc(n); }
-  static void Free(void* p) { fftwf_free(p); }
-  static int Align(const void* p) {
-    return fftwf_alignment_of(const_cast<Real*>(static_cast<const Real*>(p)));
-  }
-  static void Threads(int n) { fftwf_plan_with_nthreads(n); }
-  static Plan MakePlan(FftKind kind, int rank, const Dim* dims, int hrank, const Dim* hdims,
-                       void* in, void* out) {
-    switch (kind) {
-      case FftKind::kFft:
-      case FftKind::kIfft:
-        return fftwf_plan_guru64_dft(rank, dims, hrank, hdims, static_cast<Cplx*>(in),
-                                     static_cast<Cplx*>(out),
-                                     kind == FftKind::kFft ? FFTW_FORWARD : FFTW_BACKWARD,
-                                     FFTW_ESTIMATE | FFTW_PRESERVE_INPUT);
-      case FftKind::kRfft:
-        return fftwf_plan_guru64_dft_r2c(rank, dims, hrank, hdims, static_cast<Real*>(in),
-                                         static_cast<Cplx*>(out), FFTW_ESTIMATE | FFTW_PRESERVE_INPUT);
-      case FftKind::kIrfft:
-        return fftwf_plan_guru64_dft_c2r(rank, dims, hrank, hdims, static_cast<Cplx*>(in),
-                                         static_cast<Real*>(out), FFTW_ESTIMATE);
-    }
-    return nullptr;
-  }
-  static void Execute(Plan p, FftKind kind, void* in, void* out) {
-    switch (kind) {
-      case FftKind::kFft:
-      case FftKind::kIfft:
-        fftwf_execute_dft(p, static_cast<Cplx*>(in), static_cast<Cplx*>(out));
-        break;
-      case FftKind::kRfft:
-        fftwf_execute_dft_r2c(p, static_cast<Real*>(in), static_cast<Cplx*>(out));
-        break;
-      case FftKind::kIrfft:
-        fftwf_execute_dft_c2r(p, static_cast<Cplx*>(in), static_cast<Real*>(out));
-        break;
-    }
-  }
-  static void Destroy(Plan p) { fftwf_destroy_plan(p); }
+  static constexpr auto malloc = &fftwf_malloc;
+  static constexpr auto free = &fftwf_free;
+  static constexpr auto alignment_of = &fftwf_alignment_of;
+  static constexpr auto plan_with_nthreads = &fftwf_plan_with_nthreads;
+  static constexpr auto plan_guru64_dft = &fftwf_plan_guru64_dft;
+  static constexpr auto plan_guru64_dft_r2c = &fftwf_plan_guru64_dft_r2c;
+  static constexpr auto plan_guru64_dft_c2r = &fftwf_plan_guru64_dft_c2r;
+  static constexpr auto execute_dft = &fftwf_execute_dft;
+  static constexpr auto execute_dft_r2c = &fftwf_execute_dft_r2c;
+  static constexpr auto execute_dft_c2r = &fftwf_execute_dft_c2r;
+  static constexpr auto destroy_plan = &fftwf_destroy_plan;
 };
 
 template <>
-struct Fftw<true> {
+struct FftwApi<true> {
   using Real = double;
   using Cplx = fftw_complex;
   using Plan = fftw_plan;
   using Dim = fftw_iodim64;
-  static void* Malloc(size_t n) { return fftw_malloc(n); }
-  static void Free(void* p) { fftw_free(p); }
+  static constexpr auto malloc = &fftw_malloc;
+  static constexpr auto free = &fftw_free;
+  static constexpr auto alignment_of = &fftw_alignment_of;
+  static constexpr auto plan_with_nthreads = &fftw_plan_with_nthreads;
+  static constexpr auto plan_guru64_dft = &fftw_plan_guru64_dft;
+  static constexpr auto plan_guru64_dft_r2c = &fftw_plan_guru64_dft_r2c;
+  static constexpr auto plan_guru64_dft_c2r = &fftw_plan_guru64_dft_c2r;
+  static constexpr auto execute_dft = &fftw_execute_dft;
+  static constexpr auto execute_dft_r2c = &fftw_execute_dft_r2c;
+  static constexpr auto execute_dft_c2r = &fftw_execute_dft_c2r;
+  static constexpr auto destroy_plan = &fftw_destroy_plan;
+};
+
+template <bool kDouble>
+struct Fftw {
+  using Api = FftwApi<kDouble>;
+  using Real = typename Api::Real;
+  using Cplx = typename Api::Cplx;
+  using Plan = typename Api::Plan;
+  using Dim = typename Api::Dim;
+  static void* Malloc(size_t n) { return Api::malloc(n); }
+  static void Free(void* p) { Api::free(p); }
   static int Align(const void* p) {
-    return fftw_alignment_of(const_cast<Real*>(static_cast<const Real*>(p)));
+    return Api::alignment_of(const_cast<Real*>(static_cast<const Real*>(p)));
   }
-  static void Threads(int n) { fftw_plan_with_nthreads(n); }
+  static void Threads(int n) { Api::plan_with_nthreads(n); }
   static Plan MakePlan(FftKind kind, int rank, const Dim* dims, int hrank, const Dim* hdims,
                        void* in, void* out) {
     switch (kind) {
       case FftKind::kFft:
       case FftKind::kIfft:
-        return fftw_plan_guru64_dft(rank, dims, hrank, hdims, static_cast<Cplx*>(in),
+        return Api::plan_guru64_dft(rank, dims, hrank, hdims, static_cast<Cplx*>(in),
                                     static_cast<Cplx*>(out),
                                     kind == FftKind::kFft ? FFTW_FORWARD : FFTW_BACKWARD,
                                     FFTW_ESTIMATE | FFTW_PRESERVE_INPUT);
       case FftKind::kRfft:
-        return fftw_plan_guru64_dft_r2c(rank, dims, hrank, hdims, static_cast<Real*>(in),
+        return Api::plan_guru64_dft_r2c(rank, dims, hrank, hdims, static_cast<Real*>(in),
                                         static_cast<Cplx*>(out), FFTW_ESTIMATE | FFTW_PRESERVE_INPUT);
       case FftKind::kIrfft:
-        return fftw_plan_guru64_dft_c2r(rank, dims, hrank, hdims, static_cast<Cplx*>(in),
+        return Api::plan_guru64_dft_c2r(rank, dims, hrank, hdims, static_cast<Cplx*>(in),
                                         static_cast<Real*>(out), FFTW_ESTIMATE);
     }
     return nullptr;
@@ -188,17 +179,17 @@ struct Fftw<true> {
     switch (kind) {
       case FftKind::kFft:
       case FftKind::kIfft:
-        fftw_execute_dft(p, static_cast<Cplx*>(in), static_cast<Cplx*>(out));
+        Api::execute_dft(p, static_cast<Cplx*>(in), static_cast<Cplx*>(out));
         break;
       case FftKind::kRfft:
-        fftw_execute_dft_r2c(p, static_cast<Real*>(in), static_cast<Cplx*>(out));
+        Api::execute_dft_r2c(p, static_cast<Real*>(in), static_cast<Cplx*>(out));
         break;
       case FftKind::kIrfft:
-        fftw_execute_dft_c2r(p, static_cast<Cplx*>(in), static_cast<Real*>(out));
+        Api::execute_dft_c2r(p, static_cast<Cplx*>(in), static_cast<Real*>(out));
         break;
     }
   }
-  static void Destroy(Plan p) { fftw_destroy_plan(p); }
+  static void Destroy(Plan p) { Api::destroy_plan(p); }
 };
 
 struct FftwBuf {

@@ -22,18 +22,6 @@ void zpotrf_(const char* uplo, const int* n, void* a, const int* lda, int* info,
 }
 
 namespace hlo::cpu {
-
-absl::StatusOr<Literal> LinalgEvalDot(const Instruction& instr,
-                                      absl::Span<const Literal* const> operands);
-absl::StatusOr<Literal> LinalgEvalConvolution(const Instruction& instr,
-                                              absl::Span<const Literal* const> operands);
-absl::StatusOr<Literal> LinalgEvalRaggedDot(const Instruction& instr,
-                                            absl::Span<const Literal* const> operands);
-absl::StatusOr<Literal> LinalgEvalFft(const Instruction& instr,
-                                      absl::Span<const Literal* const> operands);
-absl::StatusOr<Literal> LinalgEvalBatchNorm(const Instruction& instr,
-                                            absl::Span<const Literal* const> operands);
-
 namespace {
 
 using c64 = std::complex<float>;

@@ -17,15 +17,10 @@
 #include "absl/container/inlined_vector.h"
 #include "backend_cpu/ew_types.h"
 #include "backend_cpu/op_eval.h"
+#include "backend_cpu/scalar_calls.h"
 #include "backend_cpu/thread_pool.h"
 
 namespace hlo::cpu {
-
-// Shared helpers (ops_reduction.cc).
-absl::Status CopyScalarInto(const Literal& src, int64_t slot, Literal* dst);
-absl::Status CopyScalarOut(const Literal& src, Literal* dst, int64_t slot);
-Literal ScalarLiteralOfParam(const Computation& comp, int64_t i);
-
 namespace {
 
 using Offsets = absl::InlinedVector<int64_t, 8>;
@@ -144,26 +139,6 @@ bool DispatchTypeOp(PrimitiveType t, BinOp op, A&&... a) {
   }
 }
 
-// First error of a parallel loop, in block order.
-struct BlockErrors {
-  explicit BlockErrors(int64_t blocks) : status(blocks) {}
-  std::vector<absl::Status> status;
-  absl::Status First() const {
-    for (const auto& s : status)
-      if (!s.ok()) return s;
-    return absl::OkStatus();
-  }
-};
-
-// ctx.call is re-entrant but not thread-safe (the executor keeps per-device
-// bookkeeping), so the generic paths run their fixed blocks sequentially on
-// the calling thread.
-template <class F>
-void CallBlocks(int64_t n, int64_t min_block, F&& fn) {
-  const int64_t bs = ParallelForBlockSize(n, min_block);
-  for (int64_t b = 0; b < n; b += bs) fn(b, std::min(n, b + bs));
-}
-
 // Calls f(offset) for every combination of indices of groups (sizes,
 // strides), row-major (last group fastest).
 template <class F>
@@ -211,6 +186,119 @@ Literal AssembleResults(const Shape& shape, std::vector<Literal> outs) {
   for (size_t i = 0; i < outs.size(); ++i)
     result.mutable_tuple_elements()[i] = ToLayout(std::move(outs[i]), shape.tuple_shape(i).layout());
   return result;
+}
+
+// Sets elements [0, count) of `out` to the scalar `init` (converted like a
+// reducer argument).
+absl::Status FillWithScalar(const Literal& init, int64_t count, Literal* out) {
+  Literal s(Shape::Scalar(out->shape().element_type()));
+  if (absl::Status st = CopyScalarInto(init, 0, &s); !st.ok()) return st;
+  const int b = s.element_bytes();
+  for (int64_t i = 0; i < count; ++i) std::memcpy(out->data() + i * b, s.data(), b);
+  return absl::OkStatus();
+}
+
+// ============================================================ reduce and reduce-window
+
+// The to_apply of a reduce or reduce-window, whose operands are N inputs
+// then N init values: sets *n = N and checks that it takes 2N parameters.
+absl::StatusOr<const Computation*> VariadicReducer(const Instruction& instr,
+                                                    absl::Span<const Literal* const> operands,
+                                                    int64_t* n) {
+  const Computation* comp = instr.AttrOr<Computation*>("to_apply", nullptr);
+  if (comp == nullptr) return OpError(instr, "missing to_apply");
+  if (operands.size() % 2 != 0 || operands.empty())
+    return OpError(instr, "expects N inputs followed by N init values");
+  *n = static_cast<int64_t>(operands.size()) / 2;
+  if (comp->num_parameters() != 2 * *n) return OpError(instr, "to_apply must take 2N parameters");
+  return comp;
+}
+
+// The N inputs, N init values and N results of a reduce or reduce-window.
+struct ReduceArrays {
+  ReduceArrays() = default;
+  ReduceArrays(const ReduceArrays&) = delete;  // `ins` may point into `tmp`
+  ReduceArrays& operator=(const ReduceArrays&) = delete;
+
+  std::vector<Literal> tmp;                // row-major copies of inputs, where needed
+  std::vector<const Literal*> ins, inits;  // row-major inputs, scalar init values
+  std::vector<Literal> outs;               // zeroed row-major results
+};
+
+// Reads the operands of a reduce or reduce-window, N inputs of one set of
+// dimensions then N scalar init values, and makes the results of `shape`
+// (its elements when it is a tuple). reduce-window also wants all its
+// results of one set of dimensions (`same_result_dims`; reduce checks its
+// results against the reduced dimensions instead).
+absl::Status ReadReduceArrays(const Instruction& instr, absl::Span<const Literal* const> operands,
+                              int64_t n, const Shape& shape, bool same_result_dims,
+                              ReduceArrays* arrays) {
+  const Shape& in_shape = operands[0]->shape();
+  arrays->tmp.resize(n);
+  arrays->ins.resize(n);
+  arrays->inits.resize(n);
+  std::vector<Literal>& outs = arrays->outs;
+  for (int64_t i = 0; i < n; ++i) {
+    if (!operands[i]->shape().IsArray() || operands[i]->shape().dims() != in_shape.dims())
+      return OpError(instr, "inputs must be arrays of the same dimensions");
+    if (!operands[n + i]->shape().IsScalar()) return OpError(instr, "init values must be scalars");
+    arrays->ins[i] = &RowMajor(*operands[i], &arrays->tmp[i]);
+    arrays->inits[i] = operands[n + i];
+    outs.push_back(RowMajorLiteral(shape.IsTuple() ? shape.tuple_shape(i) : shape));
+    if (same_result_dims && outs[i].shape().dims() != outs[0].shape().dims())
+      return OpError(instr, "results must have the same dimensions");
+  }
+  return absl::OkStatus();
+}
+
+// The typed fast paths take one input whose init value and result have its
+// element type, and a reducer of a BinOp on that type; kNone otherwise.
+BinOp FastReducerOp(const Computation* comp, const ReduceArrays& arrays) {
+  if (arrays.ins.size() != 1) return BinOp::kNone;
+  const PrimitiveType t = arrays.ins[0]->shape().element_type();
+  if (arrays.inits[0]->shape().element_type() != t || arrays.outs[0].shape().element_type() != t)
+    return BinOp::kNone;
+  bool swapped = false;
+  return MatchBinary(comp, t, &swapped);
+}
+
+// The generic path of reduce and reduce-window: element o of each result
+// starts from the init values and folds in, calling the reducer through
+// ctx.call, the input elements at the offsets that for_each_input(o, visit)
+// passes to visit, in that order.
+template <class ForEachInput>
+absl::Status FoldWithReducer(const Computation& comp, ReduceArrays* arrays, int64_t count,
+                             int64_t min_block, OpContext& ctx, ForEachInput&& for_each_input) {
+  const std::vector<const Literal*>& ins = arrays->ins;
+  const std::vector<const Literal*>& inits = arrays->inits;
+  std::vector<Literal>& outs = arrays->outs;
+  const int64_t n = static_cast<int64_t>(ins.size());
+  return CallBlocks(count, min_block, [&](int64_t b, int64_t e, absl::Status& st) {
+    ScalarArgs args(comp, 2 * n);
+    for (int64_t o = b; o < e && st.ok(); ++o) {
+      for (int64_t i = 0; i < n && st.ok(); ++i) st = CopyScalarInto(*inits[i], 0, &args.values[i]);
+      for_each_input(o, [&](int64_t off) {
+        if (!st.ok()) return;
+        for (int64_t i = 0; i < n && st.ok(); ++i) st = CopyScalarInto(*ins[i], off, &args.values[n + i]);
+        if (!st.ok()) return;
+        auto r = ctx.call(comp, args.ptrs);
+        if (!r.ok()) {
+          st = r.status();
+          return;
+        }
+        if (r->IsTuple()) {
+          if (static_cast<int64_t>(r->tuple_elements().size()) != n) {
+            st = absl::InvalidArgumentError("reducer returned the wrong number of values");
+            return;
+          }
+          for (int64_t i = 0; i < n; ++i) args.values[i] = std::move(r->mutable_tuple_elements()[i]);
+        } else {
+          args.values[0] = std::move(*r);
+        }
+      });
+      for (int64_t i = 0; i < n && st.ok(); ++i) st = CopyScalarOut(args.values[i], &outs[i], o);
+    }
+  });
 }
 
 // ============================================================ reduce
@@ -372,12 +460,10 @@ struct ReduceKernel {
 
 absl::StatusOr<Literal> EvalReduceImpl(const Instruction& instr, absl::Span<const Literal* const> operands,
                                        OpContext& ctx) {
-  const Computation* comp = instr.AttrOr<Computation*>("to_apply", nullptr);
-  if (comp == nullptr) return OpError(instr, "missing to_apply");
-  if (operands.size() % 2 != 0 || operands.empty())
-    return OpError(instr, "expects N inputs followed by N init values");
-  const int64_t n = static_cast<int64_t>(operands.size()) / 2;
-  if (comp->num_parameters() != 2 * n) return OpError(instr, "to_apply must take 2N parameters");
+  int64_t n = 0;
+  absl::StatusOr<const Computation*> reducer = VariadicReducer(instr, operands, &n);
+  if (!reducer.ok()) return reducer.status();
+  const Computation* comp = *reducer;
   const Shape& shape = instr.shape();
   if ((n > 1) != shape.IsTuple() || (shape.IsTuple() && shape.tuple_size() != n))
     return OpError(instr, "result shape does not match the number of inputs");
@@ -389,79 +475,37 @@ absl::StatusOr<Literal> EvalReduceImpl(const Instruction& instr, absl::Span<cons
     if (d < 0 || d >= rank || reduced[d]) return OpError(instr, "bad reduce dimensions");
     reduced[d] = true;
   }
-  std::vector<Literal> tmp(n);
-  std::vector<const Literal*> ins(n), inits(n);
-  std::vector<Literal> outs;
-  for (int64_t i = 0; i < n; ++i) {
-    if (!operands[i]->shape().IsArray() || operands[i]->shape().dims() != in_shape.dims())
-      return OpError(instr, "inputs must be arrays of the same dimensions");
-    if (!operands[n + i]->shape().IsScalar()) return OpError(instr, "init values must be scalars");
-    ins[i] = &RowMajor(*operands[i], &tmp[i]);
-    inits[i] = operands[n + i];
-    outs.push_back(RowMajorLiteral(shape.IsTuple() ? shape.tuple_shape(i) : shape));
-  }
+  ReduceArrays arrays;
+  if (absl::Status st = ReadReduceArrays(instr, operands, n, shape, /*same_result_dims=*/false, &arrays);
+      !st.ok())
+    return st;
+  std::vector<Literal>& outs = arrays.outs;
   const ReducePlan plan = MakeReducePlan(in_shape.dims(), reduced);
   if (outs[0].shape().ElementCount() != plan.out_count)
     return OpError(instr, "result dimensions do not match the kept input dimensions");
   if (plan.out_count == 0) return AssembleResults(shape, std::move(outs));
   if (plan.red_count == 0) {  // nothing to reduce: every result is the init value
     for (int64_t i = 0; i < n; ++i) {
-      Literal s(Shape::Scalar(outs[i].shape().element_type()));
-      absl::Status st = CopyScalarInto(*inits[i], 0, &s);
+      absl::Status st = FillWithScalar(*arrays.inits[i], plan.out_count, &outs[i]);
       if (!st.ok()) return OpError(instr, st.message());
-      const int b = s.element_bytes();
-      for (int64_t o = 0; o < plan.out_count; ++o) std::memcpy(outs[i].data() + o * b, s.data(), b);
     }
     return AssembleResults(shape, std::move(outs));
   }
 
   // Typed fast path: one input, reducer op(p0, p1), every type equal.
-  if (n == 1) {
-    const PrimitiveType t = in_shape.element_type();
-    bool swapped = false;
-    const BinOp op = MatchBinary(comp, t, &swapped);
-    if (op != BinOp::kNone && inits[0]->shape().element_type() == t && outs[0].shape().element_type() == t &&
-        DispatchTypeOp<ReduceKernel>(t, op, plan, *ins[0], *inits[0], &outs[0]))
-      return AssembleResults(shape, std::move(outs));
-  }
+  const BinOp op = FastReducerOp(comp, arrays);
+  if (op != BinOp::kNone && DispatchTypeOp<ReduceKernel>(in_shape.element_type(), op, plan, *arrays.ins[0],
+                                                         *arrays.inits[0], &outs[0]))
+    return AssembleResults(shape, std::move(outs));
 
   // Generic path: per output element, fold the reduced elements in
   // row-major order, starting from the init values.
   const int64_t min_block = std::max<int64_t>(1, 1024 / std::max<int64_t>(1, plan.red_count));
-  const int64_t bs = ParallelForBlockSize(plan.out_count, min_block);
-  BlockErrors errors(ParallelForNumBlocks(plan.out_count, min_block));
-  CallBlocks(plan.out_count, min_block, [&](int64_t b, int64_t e) {
-    absl::Status& st = errors.status[b / bs];
-    std::vector<Literal> args;
-    for (int64_t i = 0; i < 2 * n; ++i) args.push_back(ScalarLiteralOfParam(*comp, i));
-    std::vector<const Literal*> ptrs;
-    for (auto& a : args) ptrs.push_back(&a);
-    for (int64_t o = b; o < e && st.ok(); ++o) {
-      for (int64_t i = 0; i < n && st.ok(); ++i) st = CopyScalarInto(*inits[i], 0, &args[i]);
-      const int64_t base = OffsetOf(o, plan.kept_sizes, plan.kept_strides);
-      ForEachOffset(plan.red_sizes, plan.red_strides, [&](int64_t roff) {
-        if (!st.ok()) return;
-        for (int64_t i = 0; i < n && st.ok(); ++i) st = CopyScalarInto(*ins[i], base + roff, &args[n + i]);
-        if (!st.ok()) return;
-        auto r = ctx.call(*comp, ptrs);
-        if (!r.ok()) {
-          st = r.status();
-          return;
-        }
-        if (r->IsTuple()) {
-          if (static_cast<int64_t>(r->tuple_elements().size()) != n) {
-            st = absl::InvalidArgumentError("reducer returned the wrong number of values");
-            return;
-          }
-          for (int64_t i = 0; i < n; ++i) args[i] = std::move(r->mutable_tuple_elements()[i]);
-        } else {
-          args[0] = std::move(*r);
-        }
-      });
-      for (int64_t i = 0; i < n && st.ok(); ++i) st = CopyScalarOut(args[i], &outs[i], o);
-    }
-  });
-  absl::Status st = errors.First();
+  auto for_each_input = [&](int64_t o, auto&& visit) {
+    const int64_t base = OffsetOf(o, plan.kept_sizes, plan.kept_strides);
+    ForEachOffset(plan.red_sizes, plan.red_strides, [&](int64_t roff) { visit(base + roff); });
+  };
+  const absl::Status st = FoldWithReducer(*comp, &arrays, plan.out_count, min_block, ctx, for_each_input);
   if (!st.ok()) return OpError(instr, st.message());
   return AssembleResults(shape, std::move(outs));
 }
@@ -572,78 +616,33 @@ int64_t WindowElements(const Instruction& instr) {
 
 absl::StatusOr<Literal> EvalReduceWindowImpl(const Instruction& instr,
                                              absl::Span<const Literal* const> operands, OpContext& ctx) {
-  const Computation* comp = instr.AttrOr<Computation*>("to_apply", nullptr);
-  if (comp == nullptr) return OpError(instr, "missing to_apply");
-  if (operands.size() % 2 != 0 || operands.empty())
-    return OpError(instr, "expects N inputs followed by N init values");
-  const int64_t n = static_cast<int64_t>(operands.size()) / 2;
-  if (comp->num_parameters() != 2 * n) return OpError(instr, "to_apply must take 2N parameters");
+  int64_t n = 0;
+  absl::StatusOr<const Computation*> reducer = VariadicReducer(instr, operands, &n);
+  if (!reducer.ok()) return reducer.status();
+  const Computation* comp = *reducer;
   const Shape& shape = instr.shape();
   if ((n > 1 && !shape.IsTuple()) || (shape.IsTuple() && shape.tuple_size() != n))
     return OpError(instr, "result shape does not match the number of inputs");
   const Shape& in_shape = operands[0]->shape();
-  std::vector<Literal> tmp(n);
-  std::vector<const Literal*> ins(n), inits(n);
-  std::vector<Literal> outs;
-  for (int64_t i = 0; i < n; ++i) {
-    if (!operands[i]->shape().IsArray() || operands[i]->shape().dims() != in_shape.dims())
-      return OpError(instr, "inputs must be arrays of the same dimensions");
-    if (!operands[n + i]->shape().IsScalar()) return OpError(instr, "init values must be scalars");
-    ins[i] = &RowMajor(*operands[i], &tmp[i]);
-    inits[i] = operands[n + i];
-    outs.push_back(RowMajorLiteral(shape.IsTuple() ? shape.tuple_shape(i) : shape));
-    if (outs[i].shape().dims() != outs[0].shape().dims())
-      return OpError(instr, "results must have the same dimensions");
-  }
+  ReduceArrays arrays;
+  if (absl::Status st = ReadReduceArrays(instr, operands, n, shape, /*same_result_dims=*/true, &arrays);
+      !st.ok())
+    return st;
+  std::vector<Literal>& outs = arrays.outs;
   auto geom = MakeWindowGeom(instr, in_shape.dims(), outs[0].shape().dims());
   if (!geom.ok()) return geom.status();
   const int64_t count = outs[0].shape().ElementCount();
   if (count == 0) return AssembleResults(shape, std::move(outs));
   const int64_t welems = WindowElements(instr);
 
-  if (n == 1) {
-    const PrimitiveType t = in_shape.element_type();
-    bool swapped = false;
-    const BinOp op = MatchBinary(comp, t, &swapped);
-    if (op != BinOp::kNone && inits[0]->shape().element_type() == t && outs[0].shape().element_type() == t &&
-        DispatchTypeOp<ReduceWindowKernel>(t, op, *geom, welems, *ins[0], *inits[0], &outs[0]))
-      return AssembleResults(shape, std::move(outs));
-  }
+  const BinOp op = FastReducerOp(comp, arrays);
+  if (op != BinOp::kNone && DispatchTypeOp<ReduceWindowKernel>(in_shape.element_type(), op, *geom, welems,
+                                                               *arrays.ins[0], *arrays.inits[0], &outs[0]))
+    return AssembleResults(shape, std::move(outs));
 
   const int64_t min_block = std::max<int64_t>(1, 1024 / welems);
-  const int64_t bs = ParallelForBlockSize(count, min_block);
-  BlockErrors errors(ParallelForNumBlocks(count, min_block));
-  CallBlocks(count, min_block, [&](int64_t b, int64_t e) {
-    absl::Status& st = errors.status[b / bs];
-    std::vector<Literal> args;
-    for (int64_t i = 0; i < 2 * n; ++i) args.push_back(ScalarLiteralOfParam(*comp, i));
-    std::vector<const Literal*> ptrs;
-    for (auto& a : args) ptrs.push_back(&a);
-    for (int64_t o = b; o < e && st.ok(); ++o) {
-      for (int64_t i = 0; i < n && st.ok(); ++i) st = CopyScalarInto(*inits[i], 0, &args[i]);
-      ForEachWindowOffset(*geom, o, [&](int64_t off) {
-        if (!st.ok()) return;
-        for (int64_t i = 0; i < n && st.ok(); ++i) st = CopyScalarInto(*ins[i], off, &args[n + i]);
-        if (!st.ok()) return;
-        auto r = ctx.call(*comp, ptrs);
-        if (!r.ok()) {
-          st = r.status();
-          return;
-        }
-        if (r->IsTuple()) {
-          if (static_cast<int64_t>(r->tuple_elements().size()) != n) {
-            st = absl::InvalidArgumentError("reducer returned the wrong number of values");
-            return;
-          }
-          for (int64_t i = 0; i < n; ++i) args[i] = std::move(r->mutable_tuple_elements()[i]);
-        } else {
-          args[0] = std::move(*r);
-        }
-      });
-      for (int64_t i = 0; i < n && st.ok(); ++i) st = CopyScalarOut(args[i], &outs[i], o);
-    }
-  });
-  absl::Status st = errors.First();
+  auto for_each_input = [&](int64_t o, auto&& visit) { ForEachWindowOffset(*geom, o, visit); };
+  const absl::Status st = FoldWithReducer(*comp, &arrays, count, min_block, ctx, for_each_input);
   if (!st.ok()) return OpError(instr, st.message());
   return AssembleResults(shape, std::move(outs));
 }
@@ -794,22 +793,13 @@ absl::StatusOr<Literal> EvalSelectAndScatterImpl(const Instruction& instr,
   }
 
   // Generic path. Output starts as init everywhere.
-  {
-    Literal s = Literal(Shape::Scalar(shape.element_type()));
-    absl::Status st = CopyScalarInto(init, 0, &s);
-    if (!st.ok()) return OpError(instr, st.message());
-    const int b = out.element_bytes();
-    for (int64_t i = 0; i < total; ++i) std::memcpy(out.data() + i * b, s.data(), b);
-  }
+  if (absl::Status st = FillWithScalar(init, total, &out); !st.ok()) return OpError(instr, st.message());
   // 1. Selection, in parallel: for each window, the first valid element is
   //    the candidate; a later element replaces it when select(current,
   //    element) is false.
   std::vector<int64_t> selected(count, -1);
   const int64_t min_block = std::max<int64_t>(1, 1024 / welems);
-  const int64_t bs = ParallelForBlockSize(count, min_block);
-  BlockErrors errors(ParallelForNumBlocks(count, min_block));
-  CallBlocks(count, min_block, [&](int64_t b, int64_t e) {
-    absl::Status& st = errors.status[b / bs];
+  const absl::Status selection = CallBlocks(count, min_block, [&](int64_t b, int64_t e, absl::Status& st) {
     Literal cur = ScalarLiteralOfParam(*select, 0);
     Literal cand = ScalarLiteralOfParam(*select, 1);
     const Literal* ptrs[2] = {&cur, &cand};
@@ -841,8 +831,7 @@ absl::StatusOr<Literal> EvalSelectAndScatterImpl(const Instruction& instr,
       selected[s] = sel;
     }
   });
-  absl::Status st = errors.First();
-  if (!st.ok()) return OpError(instr, st.message());
+  if (!selection.ok()) return OpError(instr, selection.message());
   // 2. Scatter, sequentially in source order: out[sel] = scatter(out[sel], source).
   Literal acc = ScalarLiteralOfParam(*scatter, 0);
   Literal val = ScalarLiteralOfParam(*scatter, 1);
@@ -850,7 +839,7 @@ absl::StatusOr<Literal> EvalSelectAndScatterImpl(const Instruction& instr,
   for (int64_t s = 0; s < count; ++s) {
     const int64_t t = selected[s];
     if (t < 0) continue;
-    st = CopyScalarInto(out, t, &acc);
+    absl::Status st = CopyScalarInto(out, t, &acc);
     if (st.ok()) st = CopyScalarInto(source, s, &val);
     if (!st.ok()) return OpError(instr, st.message());
     auto r = ctx.call(*scatter, absl::MakeConstSpan(ptrs, 2));

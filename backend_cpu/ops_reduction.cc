@@ -1,14 +1,13 @@
 // The reduction family: reduce, reduce-window, select-and-scatter (in
-// ops_reduce.cc), map (here), sort and topk (ops_sort.cc). Shared helpers
-// for running called computations on scalars live here too.
-// Semantics choices are written down in docs/ops-reduction.md.
-#include <algorithm>
+// ops_reduce.cc), map (here), sort and topk (ops_sort.cc). The helpers for
+// running called computations on scalars (scalar_calls.h) are defined here
+// too. Semantics choices are written down in docs/ops-reduction.md.
 #include <cstring>
 
 #include "absl/strings/str_cat.h"
 #include "backend_cpu/elementwise_kernels.h"
 #include "backend_cpu/op_eval.h"
-#include "backend_cpu/thread_pool.h"
+#include "backend_cpu/scalar_calls.h"
 
 namespace hlo::cpu {
 
@@ -21,11 +20,8 @@ absl::StatusOr<Literal> EvalSelectAndScatterOp(const Instruction&, absl::Span<co
 absl::StatusOr<Literal> EvalSortOp(const Instruction&, absl::Span<const Literal* const>, OpContext&);
 absl::StatusOr<Literal> EvalTopKOp(const Instruction&, absl::Span<const Literal* const>, OpContext&);
 
-// ---- shared helpers (declared again where used) ----
+// ---- scalar_calls.h ----
 
-// Stores element `slot` of `src` into the scalar `dst`, converting between
-// float types of different precision (reducer parameters may differ in
-// floating-point precision from the values fed to them).
 absl::Status CopyScalarInto(const Literal& src, int64_t slot, Literal* dst) {
   const PrimitiveType st = src.shape().element_type();
   const PrimitiveType dt = dst->shape().element_type();
@@ -47,7 +43,6 @@ absl::Status CopyScalarInto(const Literal& src, int64_t slot, Literal* dst) {
                                                  " parameter"));
 }
 
-// Stores the scalar `src` into element `slot` of `dst` (same conversions).
 absl::Status CopyScalarOut(const Literal& src, Literal* dst, int64_t slot) {
   if (!src.shape().IsArray() || src.shape().rank() != 0)
     return absl::InvalidArgumentError("called computation did not return a scalar");
@@ -70,32 +65,11 @@ absl::Status CopyScalarOut(const Literal& src, Literal* dst, int64_t slot) {
                                                  " result into a ", PrimitiveTypeName(dt), " array"));
 }
 
-// The scalar parameter shapes of a computation, in parameter order.
 Literal ScalarLiteralOfParam(const Computation& comp, int64_t i) {
   return Literal(Shape::Scalar(comp.parameter(i)->shape().element_type()));
 }
 
 namespace {
-
-// First error of a parallel loop, in block order.
-struct BlockErrors {
-  explicit BlockErrors(int64_t blocks) : status(blocks) {}
-  std::vector<absl::Status> status;
-  absl::Status First() const {
-    for (const auto& s : status)
-      if (!s.ok()) return s;
-    return absl::OkStatus();
-  }
-};
-
-// ctx.call is re-entrant but not thread-safe (the executor keeps per-device
-// bookkeeping), so the generic paths run their fixed blocks sequentially on
-// the calling thread.
-template <class F>
-void CallBlocks(int64_t n, int64_t min_block, F&& fn) {
-  const int64_t bs = ParallelForBlockSize(n, min_block);
-  for (int64_t b = 0; b < n; b += bs) fn(b, std::min(n, b + bs));
-}
 
 // ---------------------------------------------------------------- map
 
@@ -161,20 +135,14 @@ absl::StatusOr<Literal> EvalMapOp(const Instruction& instr, absl::Span<const Lit
   if (TryMapFast(instr, *comp, ins, &out)) return ToLayout(std::move(out), instr.shape().layout());
 
   const int64_t min_block = 256;
-  BlockErrors errors(ParallelForNumBlocks(count, min_block));
-  const int64_t bs = ParallelForBlockSize(count, min_block);
-  CallBlocks(count, min_block, [&](int64_t begin, int64_t end) {
-    absl::Status& st = errors.status[begin / bs];
-    std::vector<Literal> args;
-    std::vector<const Literal*> ptrs;
-    for (int64_t i = 0; i < n; ++i) args.push_back(ScalarLiteralOfParam(*comp, i));
-    for (auto& a : args) ptrs.push_back(&a);
+  const absl::Status status = CallBlocks(count, min_block, [&](int64_t begin, int64_t end, absl::Status& st) {
+    ScalarArgs args(*comp, n);
     for (int64_t e = begin; e < end; ++e) {
       for (int64_t i = 0; i < n; ++i) {
-        st = CopyScalarInto(*ins[i], e, &args[i]);
+        st = CopyScalarInto(*ins[i], e, &args.values[i]);
         if (!st.ok()) return;
       }
-      auto r = ctx.call(*comp, ptrs);
+      auto r = ctx.call(*comp, args.ptrs);
       if (!r.ok()) {
         st = r.status();
         return;
@@ -183,8 +151,7 @@ absl::StatusOr<Literal> EvalMapOp(const Instruction& instr, absl::Span<const Lit
       if (!st.ok()) return;
     }
   });
-  absl::Status st = errors.First();
-  if (!st.ok()) return OpError(instr, st.message());
+  if (!status.ok()) return OpError(instr, status.message());
   return ToLayout(std::move(out), instr.shape().layout());
 }
 

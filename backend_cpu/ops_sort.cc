@@ -20,34 +20,11 @@
 
 #include "backend_cpu/ew_types.h"
 #include "backend_cpu/op_eval.h"
+#include "backend_cpu/scalar_calls.h"
 #include "backend_cpu/thread_pool.h"
 
 namespace hlo::cpu {
-
-// Shared helpers (ops_reduction.cc).
-absl::Status CopyScalarInto(const Literal& src, int64_t slot, Literal* dst);
-Literal ScalarLiteralOfParam(const Computation& comp, int64_t i);
-
 namespace {
-
-struct BlockErrors {
-  explicit BlockErrors(int64_t blocks) : status(blocks) {}
-  std::vector<absl::Status> status;
-  absl::Status First() const {
-    for (const auto& s : status)
-      if (!s.ok()) return s;
-    return absl::OkStatus();
-  }
-};
-
-// ctx.call is re-entrant but not thread-safe (the executor keeps per-device
-// bookkeeping), so the generic paths run their fixed blocks sequentially on
-// the calling thread.
-template <class F>
-void CallBlocks(int64_t n, int64_t min_block, F&& fn) {
-  const int64_t bs = ParallelForBlockSize(n, min_block);
-  for (int64_t b = 0; b < n; b += bs) fn(b, std::min(n, b + bs));
-}
 
 // Slices along one dimension of a row-major array: slice s, position j ->
 // offset Base(s) + j * stride.
@@ -215,14 +192,8 @@ absl::StatusOr<Literal> EvalSortImpl(const Instruction& instr, absl::Span<const 
   std::vector<int64_t> perm(static_cast<size_t>(g.count * g.len));
   if (g.count > 0 && g.len > 0 && !TrySortFast(*comp, ins, g, &perm)) {
     const int64_t min_block = std::max<int64_t>(1, 256 / std::max<int64_t>(1, g.len));
-    const int64_t bs = ParallelForBlockSize(g.count, min_block);
-    BlockErrors errors(ParallelForNumBlocks(g.count, min_block));
-    CallBlocks(g.count, min_block, [&](int64_t b, int64_t e) {
-      absl::Status& st = errors.status[b / bs];
-      std::vector<Literal> args;
-      for (int64_t i = 0; i < 2 * n; ++i) args.push_back(ScalarLiteralOfParam(*comp, i));
-      std::vector<const Literal*> ptrs;
-      for (auto& a : args) ptrs.push_back(&a);
+    const absl::Status status = CallBlocks(g.count, min_block, [&](int64_t b, int64_t e, absl::Status& st) {
+      ScalarArgs args(*comp, 2 * n);
       for (int64_t s = b; s < e && st.ok(); ++s) {
         const int64_t base = g.Base(s);
         int64_t* p = perm.data() + s * g.len;
@@ -230,11 +201,11 @@ absl::StatusOr<Literal> EvalSortImpl(const Instruction& instr, absl::Span<const 
         std::stable_sort(p, p + g.len, [&](int64_t x, int64_t y) {
           if (!st.ok()) return false;
           for (int64_t i = 0; i < n && st.ok(); ++i) {
-            st = CopyScalarInto(*ins[i], base + x * g.stride, &args[2 * i]);
-            if (st.ok()) st = CopyScalarInto(*ins[i], base + y * g.stride, &args[2 * i + 1]);
+            st = CopyScalarInto(*ins[i], base + x * g.stride, &args.values[2 * i]);
+            if (st.ok()) st = CopyScalarInto(*ins[i], base + y * g.stride, &args.values[2 * i + 1]);
           }
           if (!st.ok()) return false;
-          auto r = ctx.call(*comp, ptrs);
+          auto r = ctx.call(*comp, args.ptrs);
           if (!r.ok()) {
             st = r.status();
             return false;
@@ -247,8 +218,7 @@ absl::StatusOr<Literal> EvalSortImpl(const Instruction& instr, absl::Span<const 
         });
       }
     });
-    absl::Status st = errors.First();
-    if (!st.ok()) return OpError(instr, st.message());
+    if (!status.ok()) return OpError(instr, status.message());
   }
   // Apply the permutation to every operand.
   std::vector<Literal> outs;
