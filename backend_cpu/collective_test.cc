@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
 #include "backend_cpu/collectives.h"
+#include "backend_cpu/collective_test_util.h"
 #include "backend_cpu/executor.h"
 #include "gtest/gtest.h"
 #include "ir/printer.h"
@@ -18,45 +19,6 @@
 
 namespace hlo::cpu {
 namespace {
-
-RunOptions Devices(int64_t replicas, int64_t partitions = 1) {
-  RunOptions o;
-  o.replica_count = replicas;
-  o.partition_count = partitions;
-  return o;
-}
-
-absl::StatusOr<RunResult> RunAll(const std::string& hlo, const std::vector<std::string>& args,
-                                 const RunOptions& options) {
-  absl::StatusOr<std::unique_ptr<Module>> module = ParseModule(hlo);
-  if (!module.ok()) return module.status();
-  absl::Status verified = VerifyModule(**module);
-  if (!verified.ok()) return verified;
-  std::vector<Literal> lits;
-  for (const std::string& a : args) {
-    absl::StatusOr<Literal> lit = ParseLiteral(a);
-    if (!lit.ok()) return lit.status();
-    lits.push_back(*std::move(lit));
-  }
-  return RunModule(**module, lits, options);
-}
-
-void ExpectLiteral(const Literal& got, const std::string& expected, const std::string& where) {
-  absl::StatusOr<Literal> want = ParseLiteral(expected);
-  ASSERT_TRUE(want.ok()) << want.status() << " parsing " << expected;
-  EXPECT_TRUE(got.LogicallyEqual(*want)) << where << "\ngot:  " << LiteralToString(got)
-                                         << "\nwant: " << LiteralToString(*want);
-}
-
-// Runs `hlo` and checks the result of every device (replica-major order).
-void ExpectDevices(const std::string& hlo, const std::vector<std::string>& args,
-                   const RunOptions& options, const std::vector<std::string>& expected) {
-  absl::StatusOr<RunResult> run = RunAll(hlo, args, options);
-  ASSERT_TRUE(run.ok()) << run.status();
-  ASSERT_EQ(run->results.size(), expected.size());
-  for (size_t d = 0; d < expected.size(); ++d)
-    ExpectLiteral(run->results[d], expected[d], absl::StrCat("device ", d));
-}
 
 // v = x * (replica_id + 1), as f32[N].
 std::string ScaledByReplica(const std::string& body, int n) {

@@ -300,9 +300,9 @@ absl::StatusOr<RunResult> RunModule(const Module& module, absl::Span<const Liter
   return out;
 }
 
-absl::StatusOr<Literal> RunHloText(absl::string_view hlo_text,
-                                   absl::Span<const std::string> arg_literals,
-                                   const RunOptions& options) {
+absl::StatusOr<RunResult> RunHloTextOnAllDevices(absl::string_view hlo_text,
+                                                 absl::Span<const std::string> arg_literals,
+                                                 const RunOptions& options) {
   absl::StatusOr<std::unique_ptr<Module>> module = ParseModule(hlo_text);
   if (!module.ok()) return module.status();
   absl::Status verified = VerifyModule(**module);
@@ -313,7 +313,13 @@ absl::StatusOr<Literal> RunHloText(absl::string_view hlo_text,
     if (!lit.ok()) return lit.status();
     args.push_back(*std::move(lit));
   }
-  absl::StatusOr<RunResult> run = RunModule(**module, args, options);
+  return RunModule(**module, args, options);
+}
+
+absl::StatusOr<Literal> RunHloText(absl::string_view hlo_text,
+                                   absl::Span<const std::string> arg_literals,
+                                   const RunOptions& options) {
+  absl::StatusOr<RunResult> run = RunHloTextOnAllDevices(hlo_text, arg_literals, options);
   if (!run.ok()) return run.status();
   return std::move(run->results[0]);
 }

@@ -52,7 +52,11 @@ absl::StatusOr<RunResult> RunModule(const Module& module, absl::Span<const Liter
                                     const RunOptions& options = RunOptions());
 
 // Convenience for tests: parses `hlo_text`, verifies it, parses each
-// argument literal text (e.g. "f32[2] {1, 2}") and returns results[0].
+// argument literal text (e.g. "f32[2] {1, 2}") and runs it on every device.
+absl::StatusOr<RunResult> RunHloTextOnAllDevices(absl::string_view hlo_text,
+                                                 absl::Span<const std::string> arg_literals,
+                                                 const RunOptions& options = RunOptions());
+// The same, returning results[0] (device 0).
 absl::StatusOr<Literal> RunHloText(absl::string_view hlo_text,
                                    absl::Span<const std::string> arg_literals,
                                    const RunOptions& options = RunOptions());
