@@ -85,6 +85,8 @@ absl::StatusOr<Literal> EvalBitcastConvert(const Instruction&, absl::Span<const 
 // all-to-all, reduce-scatter, collective-permute, collective-broadcast,
 // their -start/-done forms, send/recv(-done), infeed, outfeed.
 absl::StatusOr<Literal> EvalCollective(const Instruction&, absl::Span<const Literal* const>, OpContext&);
+// ragged-all-to-all (ops_ragged_all_to_all.cc), dispatched by the collective family.
+absl::StatusOr<Literal> EvalRaggedAllToAll(const Instruction&, absl::Span<const Literal* const>, OpContext&);
 
 // The family function of an opcode.
 OpEvalFn FamilyOf(Opcode op);

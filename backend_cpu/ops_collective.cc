@@ -710,6 +710,8 @@ absl::StatusOr<Literal> EvalCollective(const Instruction& instr,
       return ReduceScatter(instr, ops, ctx);
     case Opcode::kAllToAll:
       return AllToAll(instr, ops, ctx);
+    case Opcode::kRaggedAllToAll:
+      return EvalRaggedAllToAll(instr, ops, ctx);
     case Opcode::kCollectivePermute:
     case Opcode::kCollectivePermuteStart:
       return CollectivePermute(instr, ops, ctx);
