@@ -487,6 +487,38 @@ ENTRY main {
   ExpectDevices(hlo, {}, Devices(2, 2), {"u32[] 1", "u32[] 0", "u32[] 11", "u32[] 10"});
 }
 
+TEST(CollectivePermute, InPlaceFormIsAClearError) {
+  // input, output, (input offsets), (output offsets), slice_sizes: both the
+  // plain and the -start form name the op and the missing form.
+  const std::string args = "(input, output, in_off, out_off), source_target_pairs={{0,1},{1,0}}, "
+                           "slice_sizes={{4,2}}";
+  const std::string roots[] = {
+      "ROOT cp = f32[4,4] collective-permute" + args,
+      "cp = (f32[4,2], f32[4,4], u32[], u32[]) collective-permute-start" + args +
+          "\n  ROOT dn = f32[4,4] collective-permute-done(cp)"};
+  for (const std::string& root : roots) {
+    const std::string hlo = absl::StrCat(R"(
+HloModule m
+ENTRY main {
+  input = f32[4,2] parameter(0)
+  zero = f32[] constant(0)
+  output = f32[4,4] broadcast(zero), dimensions={}
+  c0 = s32[] constant(0)
+  c2 = s32[] constant(2)
+  in_off = (s32[], s32[]) tuple(c0, c0)
+  out_off = (s32[], s32[]) tuple(c0, c2)
+  )", root, "\n}\n");
+    absl::StatusOr<RunResult> run =
+        RunAll(hlo, {"f32[4,2] {{1, 2}, {3, 4}, {5, 6}, {7, 8}}"}, Devices(2));
+    ASSERT_FALSE(run.ok()) << root;
+    EXPECT_EQ(run.status().code(), absl::StatusCode::kUnimplemented) << run.status();
+    EXPECT_NE(run.status().message().find(
+                  "%cp: not implemented on the CPU backend: the in-place form"),
+              std::string::npos)
+        << run.status();
+  }
+}
+
 TEST(CollectiveBroadcast, FromFirstOfEachGroup) {
   const std::string hlo = ScaledByReplica(
       "ROOT cb = f32[2] collective-broadcast(v), replica_groups={{1,0},{2,3}}", 2);

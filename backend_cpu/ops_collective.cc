@@ -453,7 +453,8 @@ absl::StatusOr<Literal> PermuteValue(const Instruction& instr,
                                      absl::Span<const Literal* const> ops, OpContext& ctx,
                                      const Shape& result_shape) {
   if (ops.size() == 4 && (instr.HasAttr("slice_sizes") || ops[2]->IsTuple() || ops[3]->IsTuple()))
-    return OpUnimplemented(instr, "the in-place form (input, output, offsets, slice_sizes)");
+    return OpUnimplemented(instr, "the in-place form (input, output, offsets, slice_sizes): no "
+                                  "open XLA runtime defines its semantics (docs/collectives.md)");
   const auto* pairs = instr.GetAttr<std::vector<std::vector<int64_t>>>("source_target_pairs");
   if (pairs == nullptr) return OpError(instr, "missing source_target_pairs");
   // With a channel_id the ids are partition ids (cross-partition), else
