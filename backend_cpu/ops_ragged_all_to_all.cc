@@ -85,24 +85,28 @@ absl::StatusOr<int64_t> CheckOperands(const Instruction& instr,
   return entries / group_size;
 }
 
-// A run [offset, offset + size) of `rows` rows, or an error naming the
-// entry and the arrays it comes from.
-absl::Status CheckRun(const Instruction& instr, const std::string& where, const char* offset_name,
-                      int64_t offset, int64_t size, const char* rows_name, int64_t rows) {
-  if (size < 0)
-    return OpError(instr, absl::StrCat(where, ": send_sizes ", size, " is negative"));
-  if (offset < 0 || offset > rows || size > rows - offset)
-    return OpError(instr, absl::StrCat(where, ": rows [", offset, ", ", offset, " + ", size,
-                                       ") from ", offset_name, " and send_sizes are outside the ",
-                                       rows, " rows of the ", rows_name));
-  return absl::OkStatus();
-}
-
 // "update u to/from group position j (device d)", for messages (the
 // executor names the device that reports it).
 std::string EntryText(const Group& g, const char* direction, int64_t j, int64_t u) {
   return absl::StrCat("update ", u, " ", direction, " group position ", j, " (device ",
                       g.devices[j], ")");
+}
+
+// Update `u` to group position `j` sends the run [offset, offset + size) of
+// `rows` rows (of the input or of the receiver's output), or is an error
+// naming the update and the arrays it comes from.
+absl::Status CheckRun(const Instruction& instr, const Group& g, int64_t j, int64_t u,
+                      const char* offset_name, int64_t offset, int64_t size,
+                      const char* rows_name, int64_t rows) {
+  if (size < 0)
+    return OpError(instr, absl::StrCat(EntryText(g, "to", j, u), ": send_sizes ", size,
+                                       " is negative"));
+  if (offset < 0 || offset > rows || size > rows - offset)
+    return OpError(instr, absl::StrCat(EntryText(g, "to", j, u), ": rows [", offset, ", ",
+                                       offset, " + ", size, ") from ", offset_name,
+                                       " and send_sizes are outside the ", rows, " rows of the ",
+                                       rows_name));
+  return absl::OkStatus();
 }
 
 }  // namespace
@@ -126,13 +130,12 @@ absl::StatusOr<Literal> EvalRaggedAllToAll(const Instruction& instr,
   for (int64_t j = 0; j < members; ++j)
     for (int64_t u = 0; u < updates; ++u) {
       const int64_t e = j * updates + u;
-      const std::string where = EntryText(*group, "to", j, u);
-      if (absl::Status st = CheckRun(instr, where, "input_offsets", meta[0][e], meta[1][e],
-                                     "input", in_rows);
+      if (absl::Status st = CheckRun(instr, *group, j, u, "input_offsets", meta[0][e],
+                                     meta[1][e], "input", in_rows);
           !st.ok())
         return st;
-      if (absl::Status st = CheckRun(instr, where, "output_offsets", meta[2][e], meta[1][e],
-                                     "output", out_rows);
+      if (absl::Status st = CheckRun(instr, *group, j, u, "output_offsets", meta[2][e],
+                                     meta[1][e], "output", out_rows);
           !st.ok())
         return st;
     }
