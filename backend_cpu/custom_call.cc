@@ -39,10 +39,65 @@ absl::StatusOr<Literal> GeluApproxTanh(const Instruction& instr,
   return ToLayout(std::move(out), instr.shape().layout());
 }
 
+// PadToStatic: a dynamic array to (its static buffer, one s32 size per
+// dimension). The backend runs bounded dims at their bound (see
+// docs/ops-data-movement.md, get-dimension-size), so the sizes are the bounds.
+absl::StatusOr<Literal> PadToStatic(const Instruction& instr, absl::Span<const Literal* const> ops,
+                                    OpContext&) {
+  if (ops.size() != 1 || !ops[0]->shape().IsArray()) return OpError(instr, "expects one array operand");
+  const Shape& in = ops[0]->shape();
+  const Shape& out = instr.shape();
+  if (!out.IsTuple() || out.tuple_size() != in.rank() + 1 || !out.tuple_shape(0).IsArray() ||
+      out.tuple_shape(0).element_type() != in.element_type() ||
+      !SameInts(out.tuple_shape(0).dims(), in.dims()))
+    return OpError(instr, "result must be (the operand's static array, one s32[] per dimension)");
+  std::vector<Literal> parts;
+  parts.push_back(ToLayout(*ops[0], out.tuple_shape(0).layout()));
+  for (int64_t d = 0; d < in.rank(); ++d) {
+    const Shape& s = out.tuple_shape(d + 1);
+    if (s.IsTuple() || s.rank() != 0 || !IsInteger(s.element_type()))
+      return OpError(instr, "dimension sizes must be integer scalars");
+    Literal size(s);
+    size.SetInt(0, in.dim(d) == Shape::kUnboundedSize ? 0 : in.dim(d));
+    parts.push_back(std::move(size));
+  }
+  return Literal::MakeTuple(std::move(parts));
+}
+
+// SliceToDynamic: (static buffer, one size per dimension) to a dynamic
+// array. Bounded dims run at their bound, so the data passes unchanged; a
+// size below the bound would need real dynamic shapes and is an error
+// rather than a silently different result.
+absl::StatusOr<Literal> SliceToDynamic(const Instruction& instr, absl::Span<const Literal* const> ops,
+                                       OpContext&) {
+  if (ops.empty() || !ops[0]->shape().IsArray()) return OpError(instr, "expects an array operand first");
+  const Shape& in = ops[0]->shape();
+  if (static_cast<int64_t>(ops.size()) != in.rank() + 1)
+    return OpError(instr, "expects the array and one size operand per dimension");
+  for (size_t i = 1; i < ops.size(); ++i) {
+    if (ops[i]->shape().IsTuple() || ops[i]->shape().rank() != 0 || !IsInteger(ops[i]->shape().element_type()))
+      return OpError(instr, "dimension sizes must be integer scalars");
+    const int64_t size = ops[i]->GetInt(0);
+    if (size != in.dim(i - 1))
+      return OpUnimplemented(instr, absl::StrCat("dynamic size ", size, " for dimension ", i - 1, " of size ",
+                                                 in.dim(i - 1), " (bounded dims run at their bound)"));
+  }
+  const Shape& out = instr.shape();
+  if (!out.IsArray() || out.element_type() != in.element_type() || !SameInts(out.dims(), in.dims()))
+    return OpError(instr, "result must be the operand's array with bounded dimensions");
+  return ToLayout(*ops[0], out.layout());
+}
+
 const CustomCallTarget kTargets[] = {
     {"AwsNeuronGeluApprxTanh", "gelu, tanh approximation, elementwise on operand 0",
      &GeluApproxTanh},
     {"AwsNeuronTransferWithStaticRing", "identity (a device-memory transfer marker)", &Identity},
+    {"MoveToDevice", "identity (host offloading marker)", &Identity},
+    {"MoveToHost", "identity (host offloading marker)", &Identity},
+    {"PadToStatic", "dynamic array to (static array, s32 size per dimension)", &PadToStatic},
+    {"Sharding", "identity (a sharding annotation)", &Identity},
+    {"SliceToDynamic", "(static array, sizes) to a dynamic array: the data unchanged", &SliceToDynamic},
+    {"annotate_device_placement", "identity (a placement annotation)", &Identity},
 };
 
 }  // namespace

@@ -220,6 +220,7 @@ const AttrSpec kCollectiveGroups[] = {
 const AttrSpec kCollectiveReduce[] = {
     {"channel_id", K::kInt, kOpt},
     {"replica_groups", K::kReplicaGroups, kOpt},
+    {"has_dynamic_root", K::kBool, kOpt},
     {"to_apply", K::kComputation, kOpt},
 };
 const AttrSpec kCollectivePermute[] = {

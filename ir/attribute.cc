@@ -59,6 +59,7 @@ std::vector<int64_t> IotaDeviceList::Expand() const {
 }
 
 std::vector<std::vector<int64_t>> CollectiveDeviceList::ExpandedGroups() const {
+  if (is_mesh) return mesh.Groups();
   if (!is_iota) return groups;
   std::vector<int64_t> ids = iota.Expand();
   std::vector<std::vector<int64_t>> out;

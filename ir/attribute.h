@@ -11,6 +11,7 @@
 #include <variant>
 #include <vector>
 
+#include "ir/mesh_axes.h"
 #include "ir/shape.h"
 
 namespace hlo {
@@ -90,15 +91,19 @@ struct IotaDeviceList {
   std::vector<int64_t> Expand() const;
 };
 
-// replica_groups={{0,1},{2,3}} or replica_groups=[2,10]<=[20]
+// replica_groups={{0,1},{2,3}}, replica_groups=[2,10]<=[20] or
+// replica_groups=mesh[x=2,y=10] {y}
 struct CollectiveDeviceList {
   bool is_iota = false;
+  bool is_mesh = false;
   std::vector<std::vector<int64_t>> groups;  // explicit form
   IotaDeviceList iota;                       // iota form ([G,S]<=[...])
+  MeshAxesDeviceList mesh;                   // mesh-axes form
   bool operator==(const CollectiveDeviceList& o) const {
-    return is_iota == o.is_iota && groups == o.groups && iota == o.iota;
+    return is_iota == o.is_iota && is_mesh == o.is_mesh && groups == o.groups && iota == o.iota &&
+           mesh == o.mesh;
   }
-  // The groups, expanding the iota form.
+  // The groups, expanding the iota and mesh-axes forms.
   std::vector<std::vector<int64_t>> ExpandedGroups() const;
 };
 

@@ -136,7 +136,9 @@ void AppendIntListList(std::string* out, const std::vector<std::vector<int64_t>>
 }
 
 void AppendReplicaGroups(std::string* out, const CollectiveDeviceList& g) {
-  if (g.is_iota) {
+  if (g.is_mesh) {
+    g.mesh.AppendText(out);
+  } else if (g.is_iota) {
     AppendIota(out, g.iota);
   } else {
     AppendIntListList(out, g.groups);

@@ -1706,6 +1706,7 @@ std::vector<std::vector<int64_t>> Groups(const Ctx& c) {
   const auto* g = c.inst.GetAttr<CollectiveDeviceList>("replica_groups");
   if (g == nullptr) return {};
   if (g->is_iota && !IotaProblem(g->iota).empty()) return {};
+  if (g->is_mesh && !g->mesh.Problem().empty()) return {};
   return g->ExpandedGroups();
 }
 
@@ -1724,6 +1725,10 @@ absl::Status CheckReplicaGroups(const Ctx& c, GroupMode mode, bool uniform) {
   const auto* g = c.inst.GetAttr<CollectiveDeviceList>("replica_groups");
   if (g != nullptr && g->is_iota) {
     std::string problem = IotaProblem(g->iota);
+    if (!problem.empty()) return Invalid(c.name(), " has invalid replica_groups: ", problem);
+  }
+  if (g != nullptr && g->is_mesh) {
+    std::string problem = g->mesh.Problem();
     if (!problem.empty()) return Invalid(c.name(), " has invalid replica_groups: ", problem);
   }
   const auto groups = Groups(c);

@@ -465,6 +465,20 @@ absl::Status Parser::ParseSliceRanges(SliceRanges* sr) {
   }
 }
 
+absl::Status Parser::ParseIotaReshape(absl::string_view what, IotaDeviceList* iota) {
+  HLO_PARSE_RETURN_IF_ERROR(Expect(TokKind::kLeq, absl::StrCat("'<=' in ", what)));
+  HLO_PARSE_ASSIGN_OR_RETURN(iota->reshape_dims, ParseBracketIntList());
+  if (!IsIdent("T")) return absl::OkStatus();
+  Next();
+  HLO_PARSE_RETURN_IF_ERROR(Expect(TokKind::kLparen, "'(' after T"));
+  while (true) {
+    HLO_PARSE_ASSIGN_OR_RETURN(int64_t p, ParseInt("transpose permutation"));
+    iota->transpose_perm.push_back(p);
+    if (Accept(TokKind::kComma)) continue;
+    return Expect(TokKind::kRparen, "',' or ')'");
+  }
+}
+
 absl::Status Parser::ParseReplicaGroups(CollectiveDeviceList* out) {
   if (kind() == TokKind::kLbracket) {
     out->is_iota = true;
@@ -472,19 +486,7 @@ absl::Status Parser::ParseReplicaGroups(CollectiveDeviceList* out) {
     HLO_PARSE_ASSIGN_OR_RETURN(out->iota.dims, ParseBracketIntList());
     if (out->iota.dims.size() != 2)
       return ErrorAt(loc, "the iota replica group list must be 2-dimensional: [groups,size]");
-    HLO_PARSE_RETURN_IF_ERROR(Expect(TokKind::kLeq, "'<=' in iota replica groups"));
-    HLO_PARSE_ASSIGN_OR_RETURN(out->iota.reshape_dims, ParseBracketIntList());
-    if (IsIdent("T")) {
-      Next();
-      HLO_PARSE_RETURN_IF_ERROR(Expect(TokKind::kLparen, "'(' after T"));
-      while (true) {
-        HLO_PARSE_ASSIGN_OR_RETURN(int64_t p, ParseInt("transpose permutation"));
-        out->iota.transpose_perm.push_back(p);
-        if (Accept(TokKind::kComma)) continue;
-        HLO_PARSE_RETURN_IF_ERROR(Expect(TokKind::kRparen, "',' or ')'"));
-        break;
-      }
-    }
+    HLO_PARSE_RETURN_IF_ERROR(ParseIotaReshape("iota replica groups", &out->iota));
     int64_t prod_dims = 1, prod_reshape = 1;
     for (int64_t d : out->iota.dims) {
       if (d < 0 || (d > 0 && prod_dims > (int64_t{1} << 40) / d))
@@ -508,8 +510,10 @@ absl::Status Parser::ParseReplicaGroups(CollectiveDeviceList* out) {
     }
     return absl::OkStatus();
   }
-  if (IsIdent("mesh"))
-    return ErrorAtTok("the mesh-axes form of replica_groups is not supported");
+  if (IsIdent("mesh") || IsIdent("maximal_mesh")) {
+    out->is_mesh = true;
+    return ParseMeshAxes(&out->mesh);
+  }
   HLO_PARSE_ASSIGN_OR_RETURN(out->groups, ParseIntListList());
   return absl::OkStatus();
 }
@@ -596,21 +600,9 @@ absl::Status Parser::ParseSingleSharding(Sharding* out) {
       have_devices = true;
       HLO_PARSE_ASSIGN_OR_RETURN(out->tile_assignment_dims, ParseBracketIntList());
       if (kind() == TokKind::kLeq) {
-        Next();
         out->iota_devices = true;
         out->iota.dims = out->tile_assignment_dims;
-        HLO_PARSE_ASSIGN_OR_RETURN(out->iota.reshape_dims, ParseBracketIntList());
-        if (IsIdent("T")) {
-          Next();
-          HLO_PARSE_RETURN_IF_ERROR(Expect(TokKind::kLparen, "'(' after T"));
-          while (true) {
-            HLO_PARSE_ASSIGN_OR_RETURN(int64_t p, ParseInt("transpose permutation"));
-            out->iota.transpose_perm.push_back(p);
-            if (Accept(TokKind::kComma)) continue;
-            HLO_PARSE_RETURN_IF_ERROR(Expect(TokKind::kRparen, "',' or ')'"));
-            break;
-          }
-        }
+        HLO_PARSE_RETURN_IF_ERROR(ParseIotaReshape("iota devices", &out->iota));
       } else {
         while (kind() == TokKind::kInt) {
           out->device_ids.push_back(tok().int_value);

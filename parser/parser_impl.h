@@ -175,6 +175,10 @@ class Parser {
   absl::Status ParsePaddingConfig(PaddingConfig* pc);
   absl::Status ParseSliceRanges(SliceRanges* sr);
   absl::Status ParseReplicaGroups(CollectiveDeviceList* out);
+  // `<=[reshape_dims]` and an optional `T(perm)` (current token '<=').
+  absl::Status ParseIotaReshape(absl::string_view what, IotaDeviceList* iota);
+  // replica_groups=mesh[...] {...} (parse_mesh_axes.cc).
+  absl::Status ParseMeshAxes(MeshAxesDeviceList* out);
   absl::Status ParseSharding(Sharding* out);
   absl::Status ParseSingleSharding(Sharding* out);
   absl::Status ParseMetadata(OpMetadata* md);
