@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "absl/strings/str_cat.h"
+#include "backend_cpu/custom_call_lapack.h"
 
 namespace hlo::cpu {
 namespace {
@@ -98,6 +99,28 @@ const CustomCallTarget kTargets[] = {
     {"Sharding", "identity (a sharding annotation)", &Identity},
     {"SliceToDynamic", "(static array, sizes) to a dynamic array: the data unchanged", &SliceToDynamic},
     {"annotate_device_placement", "identity (a placement annotation)", &Identity},
+    // JAX's LAPACK targets (custom_call_lapack*.cc): a batch of column-major
+    // matrices, the results LAPACK's routine of the same name returns.
+    {"lapack_sgetrf_ffi", "LU with partial pivoting: (lu, pivots, info)", &LapackGetrf},
+    {"lapack_dgetrf_ffi", "LU with partial pivoting: (lu, pivots, info)", &LapackGetrf},
+    {"lapack_cgetrf_ffi", "LU with partial pivoting: (lu, pivots, info)", &LapackGetrf},
+    {"lapack_zgetrf_ffi", "LU with partial pivoting: (lu, pivots, info)", &LapackGetrf},
+    {"lapack_spotrf_ffi", "Cholesky, triangle `uplo`: (factor, info)", &LapackPotrf},
+    {"lapack_dpotrf_ffi", "Cholesky, triangle `uplo`: (factor, info)", &LapackPotrf},
+    {"lapack_cpotrf_ffi", "Cholesky, triangle `uplo`: (factor, info)", &LapackPotrf},
+    {"lapack_zpotrf_ffi", "Cholesky, triangle `uplo`: (factor, info)", &LapackPotrf},
+    {"lapack_sgeqrf_ffi", "Householder QR: (reflectors and R, tau)", &LapackGeqrf},
+    {"lapack_dgeqrf_ffi", "Householder QR: (reflectors and R, tau)", &LapackGeqrf},
+    {"lapack_cgeqrf_ffi", "Householder QR: (reflectors and R, tau)", &LapackGeqrf},
+    {"lapack_zgeqrf_ffi", "Householder QR: (reflectors and R, tau)", &LapackGeqrf},
+    {"lapack_sorgqr_ffi", "Q from geqrf's (reflectors, tau)", &LapackOrgqr},
+    {"lapack_dorgqr_ffi", "Q from geqrf's (reflectors, tau)", &LapackOrgqr},
+    {"lapack_cungqr_ffi", "Q from geqrf's (reflectors, tau)", &LapackOrgqr},
+    {"lapack_zungqr_ffi", "Q from geqrf's (reflectors, tau)", &LapackOrgqr},
+    {"lapack_strsm_ffi", "triangular solve op(a) x = alpha b or x op(a) = alpha b", &LapackTrsm},
+    {"lapack_dtrsm_ffi", "triangular solve op(a) x = alpha b or x op(a) = alpha b", &LapackTrsm},
+    {"lapack_ctrsm_ffi", "triangular solve op(a) x = alpha b or x op(a) = alpha b", &LapackTrsm},
+    {"lapack_ztrsm_ffi", "triangular solve op(a) x = alpha b or x op(a) = alpha b", &LapackTrsm},
 };
 
 }  // namespace

@@ -11,15 +11,8 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "backend_cpu/lapack_fortran.h"
 #include "backend_cpu/op_eval.h"
-
-extern "C" {
-// LAPACK (in OpenBLAS): Fortran calling convention, hidden CHARACTER length.
-void spotrf_(const char* uplo, const int* n, float* a, const int* lda, int* info, size_t);
-void dpotrf_(const char* uplo, const int* n, double* a, const int* lda, int* info, size_t);
-void cpotrf_(const char* uplo, const int* n, void* a, const int* lda, int* info, size_t);
-void zpotrf_(const char* uplo, const int* n, void* a, const int* lda, int* info, size_t);
-}
 
 namespace hlo::cpu {
 namespace {
@@ -94,22 +87,6 @@ T NaNOf() {
   }
 }
 
-template <typename T>
-int Potrf(char uplo, int n, T* a) {
-  int info = 0;
-  const int lda = n > 0 ? n : 1;
-  if constexpr (std::is_same_v<T, float>) {
-    spotrf_(&uplo, &n, a, &lda, &info, 1);
-  } else if constexpr (std::is_same_v<T, double>) {
-    dpotrf_(&uplo, &n, a, &lda, &info, 1);
-  } else if constexpr (std::is_same_v<T, c64>) {
-    cpotrf_(&uplo, &n, a, &lda, &info, 1);
-  } else {
-    zpotrf_(&uplo, &n, a, &lda, &info, 1);
-  }
-  return info;
-}
-
 absl::StatusOr<Literal> EvalCholesky(const Instruction& instr,
                                      absl::Span<const Literal* const> operands) {
   if (operands.empty()) return OpError(instr, "expects 1 operand");
@@ -134,7 +111,8 @@ absl::StatusOr<Literal> EvalCholesky(const Instruction& instr,
     for (int64_t b = 0; b < batch; ++b) {
       T* m = a.data() + b * n * n;
       // Row-major lower == column-major upper (see docs).
-      const int info = Potrf<T>(lower ? 'U' : 'L', static_cast<int>(n), m);
+      int info = 0;
+      lapack::potrf(lower ? 'U' : 'L', static_cast<int>(n), m, static_cast<int>(std::max<int64_t>(n, 1)), &info);
       if (info < 0) return absl::InternalError(absl::StrCat("?potrf: bad argument ", -info));
       if (info > 0) {
         std::fill(m, m + n * n, NaNOf<T>());

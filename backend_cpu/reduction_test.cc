@@ -3,7 +3,6 @@
 // fast path == generic path checks, run end to end through RunHloText.
 #include <cmath>
 #include <cstdint>
-#include <functional>
 #include <regex>
 #include <string>
 #include <vector>
@@ -12,6 +11,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
 #include "backend_cpu/executor.h"
+#include "backend_cpu/test_hlo_text.h"
 #include "backend_cpu/thread_pool.h"
 #include "gtest/gtest.h"
 #include "ir/printer.h"
@@ -247,15 +247,7 @@ std::string LiteralText(const std::string& type, const std::vector<int64_t>& dim
                         double scale = 1.0) {
   std::vector<std::string> parts;
   for (int64_t x : v) parts.push_back(scale == 1.0 ? absl::StrCat(x) : absl::StrCat(x * scale));
-  // Flat {..} is accepted only for rank 1; build nested braces.
-  std::function<std::string(size_t, int64_t&)> rec = [&](size_t d, int64_t& pos) -> std::string {
-    if (d == dims.size()) return parts[pos++];
-    std::vector<std::string> items;
-    for (int64_t i = 0; i < dims[d]; ++i) items.push_back(rec(d + 1, pos));
-    return absl::StrCat("{", absl::StrJoin(items, ", "), "}");
-  };
-  int64_t pos = 0;
-  return absl::StrCat(type, "[", absl::StrJoin(dims, ","), "] ", rec(0, pos));
+  return absl::StrCat(type, "[", absl::StrJoin(dims, ","), "] ", NestedBraces(dims, parts));
 }
 
 // Fast typed path == generic ctx.call path (a reducer with an extra copy is
