@@ -121,6 +121,18 @@ const CustomCallTarget kTargets[] = {
     {"lapack_dtrsm_ffi", "triangular solve op(a) x = alpha b or x op(a) = alpha b", &LapackTrsm},
     {"lapack_ctrsm_ffi", "triangular solve op(a) x = alpha b or x op(a) = alpha b", &LapackTrsm},
     {"lapack_ztrsm_ffi", "triangular solve op(a) x = alpha b or x op(a) = alpha b", &LapackTrsm},
+    {"lapack_ssyevd_ffi", "symmetric eigendecomposition: (vectors, values, info)", &LapackSyevd},
+    {"lapack_dsyevd_ffi", "symmetric eigendecomposition: (vectors, values, info)", &LapackSyevd},
+    {"lapack_cheevd_ffi", "Hermitian eigendecomposition: (vectors, values, info)", &LapackSyevd},
+    {"lapack_zheevd_ffi", "Hermitian eigendecomposition: (vectors, values, info)", &LapackSyevd},
+    {"lapack_sgesdd_ffi", "SVD, divide and conquer: (a, s, u, vt, info)", &LapackGesdd},
+    {"lapack_dgesdd_ffi", "SVD, divide and conquer: (a, s, u, vt, info)", &LapackGesdd},
+    {"lapack_cgesdd_ffi", "SVD, divide and conquer: (a, s, u, vt, info)", &LapackGesdd},
+    {"lapack_zgesdd_ffi", "SVD, divide and conquer: (a, s, u, vt, info)", &LapackGesdd},
+    {"lapack_sgeev_ffi", "general eigendecomposition: (wr, wi, vl, vr, info)", &LapackGeev},
+    {"lapack_dgeev_ffi", "general eigendecomposition: (wr, wi, vl, vr, info)", &LapackGeev},
+    {"lapack_cgeev_ffi", "general eigendecomposition: (w, vl, vr, info)", &LapackGeev},
+    {"lapack_zgeev_ffi", "general eigendecomposition: (w, vl, vr, info)", &LapackGeev},
 };
 
 }  // namespace
