@@ -1,6 +1,7 @@
 // Registry of custom-call targets the CPU backend can run. A custom-call
 // whose target is not registered is a clear error naming the target (never
-// a silent wrong answer). docs/custom-calls.md lists what each computes.
+// a silent wrong answer). docs/semantics.md (Custom calls) lists what each
+// computes.
 #pragma once
 
 #include <string>
