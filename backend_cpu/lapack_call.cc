@@ -46,6 +46,7 @@ absl::StatusOr<LapackCall> LapackCall::Begin(const Instruction& instr,
                                              absl::Span<const Literal* const> ops,
                                              int min_operands, int max_operands, int results,
                                              uint32_t matrix_operands, uint32_t matrix_results) {
+  UseSingleThreadedBlas();
   LapackCall call;
   call.instr_ = &instr;
   call.target_ = instr.AttrOr<std::string>("custom_call_target", "");

@@ -117,6 +117,10 @@ Literal RowMajorLiteral(const Shape& shape);
 Literal RowMajorUninitialized(const Shape& shape);
 // Row-major strides (in elements) of `dims`.
 std::vector<int64_t> RowMajorStrides(absl::Span<const int64_t> dims);
+// Puts OpenBLAS (BLAS and its LAPACK) in single-threaded mode, once per
+// process, before a kernel's first call into it: OpenBLAS's own threading
+// would make results depend on its thread count.
+void UseSingleThreadedBlas();
 // "op-name: message" error helpers naming the instruction.
 absl::Status OpError(const Instruction& instr, absl::string_view message);
 absl::Status OpUnimplemented(const Instruction& instr, absl::string_view what);

@@ -1,4 +1,8 @@
 // Helpers shared by the op families (see op_eval.h).
+#include <cblas.h>
+
+#include <mutex>
+
 #include "absl/strings/str_cat.h"
 #include "backend_cpu/op_eval.h"
 
@@ -50,6 +54,11 @@ std::vector<int64_t> RowMajorStrides(absl::Span<const int64_t> dims) {
   for (int64_t i = static_cast<int64_t>(dims.size()) - 2; i >= 0; --i)
     strides[i] = strides[i + 1] * dims[i + 1];
   return strides;
+}
+
+void UseSingleThreadedBlas() {
+  static std::once_flag once;
+  std::call_once(once, [] { openblas_set_num_threads(1); });
 }
 
 absl::Status OpError(const Instruction& instr, absl::string_view message) {

@@ -235,14 +235,10 @@ void BlasGemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, int
   }
 }
 
-// OpenBLAS runs single-threaded; parallelism comes from our pool, over
-// tiles of C whose boundaries depend only on (m, n, k). Every element of C
-// is computed by one BLAS call over the whole K, so results are
-// bit-identical for any pool width (OpenBLAS's own threading is not).
-void UseSingleThreadedBlas() {
-  static std::once_flag once;
-  std::call_once(once, [] { openblas_set_num_threads(1); });
-}
+// OpenBLAS runs single-threaded (UseSingleThreadedBlas); parallelism comes
+// from our pool, over tiles of C whose boundaries depend only on (m, n, k).
+// Every element of C is computed by one BLAS call over the whole K, so
+// results are bit-identical for any pool width.
 
 template <typename T>
 void Gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, int64_t lda,
