@@ -346,6 +346,18 @@ TEST(LapackGeqrf, WideMatrixAndKnownReflector) {
   EXPECT_NEAR(r.tuple_elements()[1].GetDouble(0), 1.6, 1e-12);
 }
 
+TEST(LapackGeqrf, OlderFourResultFormHasZeroInfoAndWork) {
+  // Older jaxlib: (a, tau, info, work). Same a and tau as the new form.
+  Literal r = RunOk(CallModule({"f64[2,2]{0,1}"}, "(f64[2,2]{0,1}, f64[2]{0}, s32[], f64[64]{0})",
+                               "lapack_dgeqrf_ffi", ""),
+                    {"f64[2,2] {{3, 1}, {4, 2}}"});
+  ASSERT_TRUE(r.IsTuple());
+  EXPECT_NEAR(Get(r.tuple_elements()[0], 0)(0, 0).real(), -5, 1e-12);
+  EXPECT_NEAR(r.tuple_elements()[1].GetDouble(0), 1.6, 1e-12);
+  EXPECT_EQ(r.tuple_elements()[2].GetInt(0), 0);
+  EXPECT_EQ(r.tuple_elements()[3].GetDouble(63), 0);
+}
+
 // ===================================================================== trsm
 
 void CheckTrsm(const std::string& t, char side, char uplo, char trans, char diag, bool alpha_operand, uint64_t seed) {
@@ -540,6 +552,21 @@ TEST(LapackGesdd, OlderJaxlibWorkspaceResultsStayZero) {
   EXPECT_EQ(r.tuple_elements()[1].GetDouble(1), 3);
   for (int i = 0; i < 16; ++i) EXPECT_EQ(r.tuple_elements()[5].GetInt(i), 0);
   for (int i = 0; i < 9; ++i) EXPECT_EQ(r.tuple_elements()[6].GetDouble(i), 0);
+}
+
+TEST(LapackGesdd, WithoutBackendConfigTheShapesSayAOrS) {
+  // u [3,2] and vt [2,2] of a 3x2 matrix: mode 'S'. a = {{0, 2}, {3, 0},
+  // {0, 0}}: s = {3, 2}, and u's columns are +-e2 and +-e1.
+  Literal r = RunOk(CallModule({"f64[3,2]{0,1}"}, "(f64[3,2]{0,1}, f64[2]{0}, f64[3,2]{0,1}, f64[2,2]{0,1}, s32[])",
+                               "lapack_dgesdd_ffi", ""),
+                    {"f64[3,2] {{0, 2}, {3, 0}, {0, 0}}"});
+  ASSERT_TRUE(r.IsTuple());
+  EXPECT_EQ(r.tuple_elements()[4].GetInt(0), 0);
+  EXPECT_NEAR(r.tuple_elements()[1].GetDouble(0), 3, 1e-14);
+  EXPECT_NEAR(r.tuple_elements()[1].GetDouble(1), 2, 1e-14);
+  Mat u = Get(r.tuple_elements()[2], 0);
+  EXPECT_NEAR(std::abs(u(1, 0).real()), 1, 1e-14);
+  EXPECT_NEAR(std::abs(u(0, 1).real()), 1, 1e-14);
 }
 
 // ====================================================================== geev
