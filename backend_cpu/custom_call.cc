@@ -121,6 +121,11 @@ const CustomCallTarget kTargets[] = {
     {"lapack_dtrsm_ffi", "triangular solve op(a) x = alpha b or x op(a) = alpha b", &LapackTrsm},
     {"lapack_ctrsm_ffi", "triangular solve op(a) x = alpha b or x op(a) = alpha b", &LapackTrsm},
     {"lapack_ztrsm_ffi", "triangular solve op(a) x = alpha b or x op(a) = alpha b", &LapackTrsm},
+    // jaxlib's earlier names of the same trsm kernels.
+    {"blas_strsm_ffi", "triangular solve (as lapack_strsm_ffi)", &LapackTrsm},
+    {"blas_dtrsm_ffi", "triangular solve (as lapack_dtrsm_ffi)", &LapackTrsm},
+    {"blas_ctrsm_ffi", "triangular solve (as lapack_ctrsm_ffi)", &LapackTrsm},
+    {"blas_ztrsm_ffi", "triangular solve (as lapack_ztrsm_ffi)", &LapackTrsm},
     {"lapack_ssyevd_ffi", "symmetric eigendecomposition: (vectors, values, info)", &LapackSyevd},
     {"lapack_dsyevd_ffi", "symmetric eigendecomposition: (vectors, values, info)", &LapackSyevd},
     {"lapack_cheevd_ffi", "Hermitian eigendecomposition: (vectors, values, info)", &LapackSyevd},

@@ -642,6 +642,18 @@ TEST(LapackGeev, RotationPairAndNonFiniteInput) {
   EXPECT_EQ(vr(1, 0), std::conj(vr(1, 1)));
 }
 
+TEST(LapackTrsm, OlderBlasNameWithAlphaOperand) {
+  // blas_dtrsm_ffi(a, b, alpha): side 'R', uplo 'U', transpose: x a^T = 2 b
+  // with a = {{2, 1}, {0, 4}} (the 5 below is not read), b = {{1, 2}}:
+  // x a^T = (2 x1 + x2, 4 x2) = 2 b = (2, 4): x = {{0.5, 1}}.
+  Literal x = RunOk(CallModule({"f64[2,2]{0,1}", "f64[1,2]{0,1}", "f64[]"}, "f64[1,2]{0,1}", "blas_dtrsm_ffi",
+                               "backend_config={diag = 78 : ui8, side = 82 : ui8, trans_x = 84 : ui8, uplo = 85 : ui8}"),
+                    {"f64[2,2] {{2, 1}, {5, 4}}", "f64[1,2] {{1, 2}}", "f64[] 2"});
+  Mat m = Get(x, 0);
+  EXPECT_EQ(m(0, 0), cd(0.5));
+  EXPECT_EQ(m(0, 1), cd(1));
+}
+
 // ==================================================================== errors
 
 TEST(LapackErrors, ClearMessagesNamingTheTarget) {

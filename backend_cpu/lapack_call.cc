@@ -50,7 +50,10 @@ absl::StatusOr<LapackCall> LapackCall::Begin(const Instruction& instr,
   LapackCall call;
   call.instr_ = &instr;
   call.target_ = instr.AttrOr<std::string>("custom_call_target", "");
-  call.type_ = call.target_.size() > 7 ? TypeOfLetter(call.target_[7]) : PrimitiveType::kInvalid;
+  // lapack_<letter>... (or blas_<letter>trsm_ffi of older jaxlib versions).
+  const size_t letter = call.target_.find('_') + 1;
+  call.type_ = letter > 0 && letter < call.target_.size() ? TypeOfLetter(call.target_[letter])
+                                                          : PrimitiveType::kInvalid;
   if (call.type_ == PrimitiveType::kInvalid)
     return call.Error("the target name does not say the element type");
   const int n = static_cast<int>(ops.size());

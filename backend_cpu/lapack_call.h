@@ -39,7 +39,8 @@ struct MatrixBatch {
 
 class LapackCall {
  public:
-  // Checks `instr`'s target (lapack_<s|d|c|z>..._ffi) against operand 0's
+  // Checks `instr`'s target (lapack_<s|d|c|z>..._ffi, blas_<s|d|c|z>trsm_ffi)
+  // against operand 0's
   // element type, that there are `min_operands`..`max_operands` array
   // operands, and that the result is a tuple of at least `results` arrays
   // (or one array when `results` is 1). Results after the first `results`
