@@ -113,7 +113,7 @@ absl::StatusOr<MatrixBatch> LapackCall::OperandMatrices(int i, absl::string_view
                               " array of rank >= 2 (batch dims, rows, columns)"));
   constexpr int64_t kMax = std::numeric_limits<int>::max();
   MatrixBatch m;
-  m.batch_dims = absl::MakeConstSpan(s.dims()).first(s.rank() - 2);
+  m.batch_dims.assign(s.dims().begin(), s.dims().end() - 2);
   m.batch = 1;
   for (int64_t d : m.batch_dims) m.batch *= d;
   const int64_t rows = s.dim(s.rank() - 2), cols = s.dim(s.rank() - 1);

@@ -33,7 +33,7 @@ struct MatrixBatch {
   int64_t batch = 0;
   int rows = 0;
   int cols = 0;
-  absl::Span<const int64_t> batch_dims;  // into the shape it came from
+  std::vector<int64_t> batch_dims;
   int64_t size() const { return static_cast<int64_t>(rows) * cols; }
 };
 
