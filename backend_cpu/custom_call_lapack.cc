@@ -1,5 +1,5 @@
 // JAX's LAPACK custom calls, factorizations and the triangular solve:
-// lapack_?getrf_ffi, ?potrf, ?geqrf, ?orgqr / ?ungqr, ?trsm. Each runs the
+// lapack_?getrf_ffi, ?potrf, ?geqrf, ?geqp3, ?orgqr / ?ungqr, ?trsm. Each runs the
 // LAPACK routine of the same name on every matrix of the batch, exactly as
 // jaxlib's CPU kernels do (same arguments, same workspace choice), so that
 // results match a JAX run. The outputs are LAPACK's raw ones: JAX's lowering
@@ -22,7 +22,7 @@ absl::StatusOr<Literal> LapackGetrf(const Instruction& instr, absl::Span<const L
   if (!call.ok()) return call.status();
   const MatrixBatch* a = &call->a();
   const int k = std::min(a->rows, a->cols);
-  HLO_LAPACK_RETURN_IF_ERROR(call->CopyOperandToResult0(0));
+  HLO_LAPACK_RETURN_IF_ERROR(call->CopyOperandToResult(0, 0));
   HLO_LAPACK_RETURN_IF_ERROR(call->CheckResult(1, "pivots", PrimitiveType::S32, a->batch_dims, {k}));
   HLO_LAPACK_RETURN_IF_ERROR(call->CheckResult(2, "info", PrimitiveType::S32, a->batch_dims, {}));
   DispatchLapackType(call->type(), [&](auto zero) {
@@ -49,7 +49,7 @@ absl::StatusOr<Literal> LapackPotrf(const Instruction& instr, absl::Span<const L
   if (a->rows != a->cols) return call->Error("a must be a batch of square matrices");
   absl::StatusOr<char> uplo = call->CharAttr("uplo", "LU", 'L');
   if (!uplo.ok()) return uplo.status();
-  HLO_LAPACK_RETURN_IF_ERROR(call->CopyOperandToResult0(0));
+  HLO_LAPACK_RETURN_IF_ERROR(call->CopyOperandToResult(0, 0));
   HLO_LAPACK_RETURN_IF_ERROR(call->CheckResult(1, "info", PrimitiveType::S32, a->batch_dims, {}));
   const int n = a->rows;
   DispatchLapackType(call->type(), [&](auto zero) {
@@ -71,7 +71,7 @@ absl::StatusOr<Literal> LapackGeqrf(const Instruction& instr, absl::Span<const L
   if (!call.ok()) return call.status();
   const MatrixBatch* a = &call->a();
   const int k = std::min(a->rows, a->cols);
-  HLO_LAPACK_RETURN_IF_ERROR(call->CopyOperandToResult0(0));
+  HLO_LAPACK_RETURN_IF_ERROR(call->CopyOperandToResult(0, 0));
   HLO_LAPACK_RETURN_IF_ERROR(call->CheckResult(1, "tau", call->type(), a->batch_dims, {k}));
   DispatchLapackType(call->type(), [&](auto zero) {
     using T = decltype(zero);
@@ -91,6 +91,45 @@ absl::StatusOr<Literal> LapackGeqrf(const Instruction& instr, absl::Span<const L
   return std::move(*call).Finish();
 }
 
+// (a [..., m, n], jpvt s32[..., n]) -> (householder vectors and R as for
+// geqrf, jpvt, tau [..., min(m,n)]) with a[:, jpvt - 1] = Q R: QR with
+// column pivoting. On input a nonzero jpvt[j] moves column j to the front
+// (JAX passes zeros: every column free); on output jpvt[j] is the 1-based
+// column of a that became column j.
+absl::StatusOr<Literal> LapackGeqp3(const Instruction& instr, absl::Span<const Literal* const> ops,
+                                    OpContext&) {
+  absl::StatusOr<LapackCall> call = LapackCall::Begin(instr, ops, 2, 2, 3, 0b01, 0b001);
+  if (!call.ok()) return call.status();
+  const MatrixBatch* a = &call->a();
+  const int k = std::min(a->rows, a->cols);
+  const Shape& js = call->operand(1).shape();
+  std::vector<int64_t> jdims = a->batch_dims;
+  jdims.push_back(a->cols);
+  if (js.element_type() != PrimitiveType::S32 || !SameInts(js.dims(), jdims))
+    return call->Error("jpvt must be s32 of a's batch dimensions, then a's columns");
+  HLO_LAPACK_RETURN_IF_ERROR(call->CopyOperandToResult(0, 0));
+  HLO_LAPACK_RETURN_IF_ERROR(call->CopyOperandToResult(1, 1));
+  HLO_LAPACK_RETURN_IF_ERROR(call->CheckResult(2, "tau", call->type(), a->batch_dims, {k}));
+  DispatchLapackType(call->type(), [&](auto zero) {
+    using T = decltype(zero);
+    T* qr = DataOf<T>(call->result(0));
+    int* jpvt = DataOf<int>(call->result(1));
+    T* tau = DataOf<T>(call->result(2));
+    const int m = a->rows, n = a->cols;
+    if (k == 0) return 0;
+    int info = 0;
+    T query{};
+    std::vector<RealOf<T>> rwork(2 * static_cast<size_t>(n));
+    lapack::geqp3(m, n, nullptr, m, nullptr, nullptr, &query, -1, rwork.data(), &info);
+    std::vector<T> work(WorkspaceSize(query));
+    for (int64_t b = 0; b < a->batch; ++b)
+      lapack::geqp3(m, n, qr + b * a->size(), m, jpvt + b * n, tau + b * k, work.data(),
+                    static_cast<int>(work.size()), rwork.data(), &info);
+    return 0;
+  });
+  return std::move(*call).Finish();
+}
+
 // (a [..., m, n], tau [..., k]) -> q [..., m, n]: the first n columns of
 // the product of the k reflectors that geqrf left in a and tau (m >= n >= k).
 absl::StatusOr<Literal> LapackOrgqr(const Instruction& instr, absl::Span<const Literal* const> ops,
@@ -105,7 +144,7 @@ absl::StatusOr<Literal> LapackOrgqr(const Instruction& instr, absl::Span<const L
   const int64_t k = ts.dim(ts.rank() - 1);
   if (a->rows < a->cols || k > a->cols)
     return call->Error("needs rows >= columns >= number of reflectors (tau's last dimension)");
-  HLO_LAPACK_RETURN_IF_ERROR(call->CopyOperandToResult0(0));
+  HLO_LAPACK_RETURN_IF_ERROR(call->CopyOperandToResult(0, 0));
   DispatchLapackType(call->type(), [&](auto zero) {
     using T = decltype(zero);
     T* q = DataOf<T>(call->result(0));
@@ -149,7 +188,7 @@ absl::StatusOr<Literal> LapackTrsm(const Instruction& instr, absl::Span<const Li
   if (call->operand_count() == 3 && (call->operand(2).shape().rank() != 0 ||
                                      call->operand(2).shape().element_type() != call->type()))
     return call->Error("alpha must be a scalar of a's element type");
-  HLO_LAPACK_RETURN_IF_ERROR(call->CopyOperandToResult0(1));
+  HLO_LAPACK_RETURN_IF_ERROR(call->CopyOperandToResult(1, 0));
   DispatchLapackType(call->type(), [&](auto zero) {
     using T = decltype(zero);
     const T alpha = call->operand_count() == 3 ? *DataOf<T>(call->operand(2)) : T(1);

@@ -12,6 +12,7 @@ namespace hlo::cpu {
 absl::StatusOr<Literal> LapackGetrf(const Instruction&, absl::Span<const Literal* const>, OpContext&);
 absl::StatusOr<Literal> LapackPotrf(const Instruction&, absl::Span<const Literal* const>, OpContext&);
 absl::StatusOr<Literal> LapackGeqrf(const Instruction&, absl::Span<const Literal* const>, OpContext&);
+absl::StatusOr<Literal> LapackGeqp3(const Instruction&, absl::Span<const Literal* const>, OpContext&);
 absl::StatusOr<Literal> LapackOrgqr(const Instruction&, absl::Span<const Literal* const>, OpContext&);
 absl::StatusOr<Literal> LapackTrsm(const Instruction&, absl::Span<const Literal* const>, OpContext&);
 

@@ -74,7 +74,7 @@ absl::StatusOr<Literal> LapackSyevd(const Instruction& instr, absl::Span<const L
   absl::StatusOr<char> uplo = call->CharAttr("uplo", "LU", 'L');
   if (!uplo.ok()) return uplo.status();
   const int n = a->rows;
-  HLO_LAPACK_RETURN_IF_ERROR(call->CopyOperandToResult0(0));
+  HLO_LAPACK_RETURN_IF_ERROR(call->CopyOperandToResult(0, 0));
   HLO_LAPACK_RETURN_IF_ERROR(call->CheckResult(1, "eigenvalues", call->real_type(), a->batch_dims, {n}));
   HLO_LAPACK_RETURN_IF_ERROR(call->CheckResult(2, "info", PrimitiveType::S32, a->batch_dims, {}));
   // The minimum workspaces LAPACK documents for these routines (jaxlib
@@ -133,7 +133,7 @@ absl::StatusOr<Literal> LapackGesdd(const Instruction& instr, absl::Span<const L
       call->CharAttr("mode", "ASON", u_cols == m && vt_rows == n ? 'A' : 'S');
   if (!mode.ok()) return mode.status();
   if (*mode == 'O') return call->Unimplemented("mode 'O' (jaxlib does not support it either)");
-  HLO_LAPACK_RETURN_IF_ERROR(call->CopyOperandToResult0(0));
+  HLO_LAPACK_RETURN_IF_ERROR(call->CopyOperandToResult(0, 0));
   HLO_LAPACK_RETURN_IF_ERROR(call->CheckResult(1, "singular values", call->real_type(), a->batch_dims, {k}));
   // 'N' leaves u and vt alone: JAX sizes them as for 'A' or 'S'.
   const bool full = *mode == 'A' || (*mode == 'N' && u_cols == m && vt_rows == n);

@@ -358,6 +358,53 @@ TEST(LapackGeqrf, OlderFourResultFormHasZeroInfoAndWork) {
   EXPECT_EQ(r.tuple_elements()[3].GetDouble(63), 0);
 }
 
+// geqp3 then orgqr: a[:, jpvt - 1] = Q R, and column pivoting makes
+// |R(i,i)| non-increasing.
+void CheckGeqp3(const std::string& t, int64_t m, int64_t n, bool col, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<Mat> as = {Random(m, n, IsComplex(t), rng), Random(m, n, IsComplex(t), rng)};
+  for (int64_t i = 0; i < m; ++i) as[0](i, n - 1) *= 10.0;  // the last column is the largest
+  const std::string a = ShapeText(t, {2, m, n}, col), jp = "s32[2," + std::to_string(n) + "]{1,0}";
+  const std::string tau = ShapeText(t, {2, n}, false);
+  const std::string l = Letter(t);
+  const std::string hlo = absl::StrCat(
+      "HloModule m\n\nENTRY %main (p: ", a, ", j: ", jp, ") -> (", a, ", ", jp, ", ", a, ") {\n  %p = ", a,
+      " parameter(0)\n  %j = ", jp, " parameter(1)\n  %f = (", a, ", ", jp, ", ", tau, ") custom-call(%p, %j), custom_call_target=\"lapack_", l,
+      "geqp3_ffi\", api_version=API_VERSION_TYPED_FFI\n  %h = ", a, " get-tuple-element(%f), index=0\n",
+      "  %jo = ", jp, " get-tuple-element(%f), index=1\n  %tau = ", tau, " get-tuple-element(%f), index=2\n",
+      "  %q = ", a, " custom-call(%h, %tau), custom_call_target=\"lapack_", l, IsComplex(t) ? "ungqr" : "orgqr",
+      "_ffi\", api_version=API_VERSION_TYPED_FFI\n  ROOT %r = (", a, ", ", jp, ", ", a, ") tuple(%h, %jo, %q)\n}\n");
+  std::vector<std::string> zeros(2 * n, "0");
+  Literal r = RunOk(hlo, {LitText(t, {2, m, n}, as), absl::StrCat("s32[2,", n, "] ", NestedBraces({2, n}, zeros))});
+  ASSERT_TRUE(r.IsTuple());
+  for (int64_t b = 0; b < 2; ++b) {
+    SCOPED_TRACE(absl::StrCat(t, " ", m, "x", n, " batch ", b));
+    Mat h = Get(r.tuple_elements()[0], b), q = Get(r.tuple_elements()[2], b);
+    std::vector<cd> jpvt = GetVec(r.tuple_elements()[1], b);
+    if (b == 0) EXPECT_EQ(jpvt[0], cd(static_cast<double>(n)));
+    Mat ap(m, n), rr(n, n);
+    for (int64_t j = 0; j < n; ++j) {
+      const int64_t src = static_cast<int64_t>(jpvt[j].real()) - 1;
+      ASSERT_GE(src, 0);
+      ASSERT_LT(src, n);
+      for (int64_t i = 0; i < m; ++i) ap(i, j) = as[b](i, src);
+      for (int64_t i = 0; i <= j; ++i) rr(i, j) = h(i, j);
+      if (j) EXPECT_GE(std::abs(rr(j - 1, j - 1)), std::abs(rr(j, j)) * (1 - Tol(t)));
+    }
+    EXPECT_LT(MaxDiff(Mul(q, rr), ap), Tol(t) * 50);
+    EXPECT_LT(MaxDiff(Mul(Adjoint(q), q), Identity(n)), Tol(t) * 10);
+  }
+}
+
+TEST(LapackGeqp3, PermutedInputEqualsQRWithFallingDiagonal) {
+  uint64_t seed = 700;
+  for (const char* t : kTypes)
+    for (bool col : {true, false}) {
+      CheckGeqp3(t, 5, 3, col, seed++);
+      CheckGeqp3(t, 3, 3, col, seed++);
+    }
+}
+
 // ===================================================================== trsm
 
 void CheckTrsm(const std::string& t, char side, char uplo, char trans, char diag, bool alpha_operand, uint64_t seed) {

@@ -136,11 +136,11 @@ absl::Status LapackCall::CheckResult(int i, absl::string_view what, PrimitiveTyp
   return absl::OkStatus();
 }
 
-absl::Status LapackCall::CopyOperandToResult0(int i) {
+absl::Status LapackCall::CopyOperandToResult(int i, int r) {
   const Shape& in = operands_[i].shape();
   HLO_LAPACK_RETURN_IF_ERROR(
-      CheckResult(0, absl::StrCat("operand ", i, " overwritten"), in.element_type(), in.dims(), {}));
-  std::memcpy(results_[0].data(), operands_[i].data(), operands_[i].size_bytes());
+      CheckResult(r, absl::StrCat("operand ", i, " overwritten"), in.element_type(), in.dims(), {}));
+  std::memcpy(results_[r].data(), operands_[i].data(), operands_[i].size_bytes());
   return absl::OkStatus();
 }
 

@@ -78,9 +78,9 @@ class LapackCall {
   absl::Status CheckResult(int i, absl::string_view what, PrimitiveType t,
                            absl::Span<const int64_t> batch_dims,
                            absl::Span<const int64_t> tail) const;
-  // Result 0 as a copy of operand `i` (LAPACK overwrites that input in
+  // Result `r` as a copy of operand `i` (LAPACK overwrites that input in
   // place; JAX aliases the two), after checking their shapes agree.
-  absl::Status CopyOperandToResult0(int i);
+  absl::Status CopyOperandToResult(int i, int r);
 
   // A LAPACK CHARACTER option passed as a ui8 attribute: must be one of
   // `allowed`. When backend_config holds no attributes at all (dumps printed

@@ -31,6 +31,14 @@ void dgeqrf_(const int*, const int*, double*, const int*, double*, double*, cons
 void cgeqrf_(const int*, const int*, hlo_c64*, const int*, hlo_c64*, hlo_c64*, const int*, int*);
 void zgeqrf_(const int*, const int*, hlo_c128*, const int*, hlo_c128*, hlo_c128*, const int*, int*);
 
+void sgeqp3_(const int*, const int*, float*, const int*, int*, float*, float*, const int*, int*);
+void dgeqp3_(const int*, const int*, double*, const int*, int*, double*, double*, const int*,
+             int*);
+void cgeqp3_(const int*, const int*, hlo_c64*, const int*, int*, hlo_c64*, hlo_c64*, const int*,
+             float*, int*);
+void zgeqp3_(const int*, const int*, hlo_c128*, const int*, int*, hlo_c128*, hlo_c128*,
+             const int*, double*, int*);
+
 void sorgqr_(const int*, const int*, const int*, float*, const int*, const float*, float*,
              const int*, int*);
 void dorgqr_(const int*, const int*, const int*, double*, const int*, const double*, double*,
@@ -111,6 +119,25 @@ HLO_LAPACK_OVERLOADS(HLO_GETRF)
   }
 HLO_LAPACK_OVERLOADS(HLO_GEQRF)
 #undef HLO_GEQRF
+
+// geqp3(m, n, a, lda, jpvt, tau, work, lwork, [rwork,] info); the real
+// forms ignore `rwork`.
+#define HLO_GEQP3_REAL(T, p)                                                                \
+  inline void geqp3(int m, int n, T* a, int lda, int* jpvt, T* tau, T* work, int lwork,      \
+                    T* /*rwork*/, int* info) {                                               \
+    p##geqp3_(&m, &n, a, &lda, jpvt, tau, work, &lwork, info);                               \
+  }
+HLO_GEQP3_REAL(float, s)
+HLO_GEQP3_REAL(double, d)
+#undef HLO_GEQP3_REAL
+#define HLO_GEQP3_COMPLEX(T, R, p)                                                          \
+  inline void geqp3(int m, int n, T* a, int lda, int* jpvt, T* tau, T* work, int lwork,      \
+                    R* rwork, int* info) {                                                   \
+    p##geqp3_(&m, &n, a, &lda, jpvt, tau, work, &lwork, rwork, info);                        \
+  }
+HLO_GEQP3_COMPLEX(hlo_c64, float, c)
+HLO_GEQP3_COMPLEX(hlo_c128, double, z)
+#undef HLO_GEQP3_COMPLEX
 
 // orgqr / ungqr(m, n, k, a, lda, tau, work, lwork, info)
 #define HLO_ORGQR(T, p, name)                                                          \
