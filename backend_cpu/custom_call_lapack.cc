@@ -1,5 +1,6 @@
-// JAX's LAPACK custom calls, factorizations and the triangular solve:
-// lapack_?getrf_ffi, ?potrf, ?geqrf, ?geqp3, ?orgqr / ?ungqr, ?trsm. Each runs the
+// JAX's LAPACK custom calls, factorizations and the triangular and
+// tridiagonal solves:
+// lapack_?getrf_ffi, ?potrf, ?geqrf, ?geqp3, ?orgqr / ?ungqr, ?trsm, ?gtsv. Each runs the
 // LAPACK routine of the same name on every matrix of the batch, exactly as
 // jaxlib's CPU kernels do (same arguments, same workspace choice), so that
 // results match a JAX run. The outputs are LAPACK's raw ones: JAX's lowering
@@ -198,6 +199,41 @@ absl::StatusOr<Literal> LapackTrsm(const Instruction& instr, absl::Span<const Li
     for (int64_t i = 0; i < b->batch; ++i)
       lapack::trsm(*side, *uplo, *trans, *diag, b->rows, b->cols, alpha, am + i * a->size(),
                    std::max(k, 1), x + i * b->size(), b->rows);
+    return 0;
+  });
+  return std::move(*call).Finish();
+}
+
+// (dl, d, du [..., m], b [..., m, n]) -> (dl, d, du as gtsv leaves them, x
+// with T x = b, info): T is tridiagonal with sub-diagonal dl[1..m),
+// diagonal d and super-diagonal du[0..m-1) (dl[0] and du[m-1] are not
+// read). info i > 0: U(i,i) is exactly zero.
+absl::StatusOr<Literal> LapackGtsv(const Instruction& instr, absl::Span<const Literal* const> ops,
+                                   OpContext&) {
+  absl::StatusOr<LapackCall> call = LapackCall::Begin(instr, ops, 4, 4, 5, 0b1000, 0b01000);
+  if (!call.ok()) return call.status();
+  absl::StatusOr<MatrixBatch> b = call->OperandMatrices(3, "b");
+  if (!b.ok()) return b.status();
+  std::vector<int64_t> ddims = b->batch_dims;
+  ddims.push_back(b->rows);
+  for (int i = 0; i < 3; ++i) {
+    const Shape& s = call->operand(i).shape();
+    if (s.element_type() != call->type() || !SameInts(s.dims(), ddims))
+      return call->Error("dl, d and du must be b's type and dimensions without its last");
+  }
+  for (int i = 0; i < 4; ++i) HLO_LAPACK_RETURN_IF_ERROR(call->CopyOperandToResult(i, i));
+  HLO_LAPACK_RETURN_IF_ERROR(call->CheckResult(4, "info", PrimitiveType::S32, b->batch_dims, {}));
+  DispatchLapackType(call->type(), [&](auto zero) {
+    using T = decltype(zero);
+    T* dl = DataOf<T>(call->result(0));
+    T* d = DataOf<T>(call->result(1));
+    T* du = DataOf<T>(call->result(2));
+    T* x = DataOf<T>(call->result(3));
+    int* info = DataOf<int>(call->result(4));
+    const int m = b->rows;
+    if (m == 0) return 0;
+    for (int64_t i = 0; i < b->batch; ++i)
+      lapack::gtsv(m, b->cols, dl + i * m + 1, d + i * m, du + i * m, x + i * b->size(), m, info + i);
     return 0;
   });
   return std::move(*call).Finish();

@@ -178,8 +178,7 @@ absl::StatusOr<Literal> LapackGesdd(const Instruction& instr, absl::Span<const L
 // with a NaN or infinity is not passed to LAPACK: info = -4, as in jaxlib.
 absl::StatusOr<Literal> LapackGeev(const Instruction& instr, absl::Span<const Literal* const> ops,
                                    OpContext&) {
-  const PrimitiveType t = ops.empty() ? PrimitiveType::kInvalid : ops[0]->shape().element_type();
-  const bool complex = t == PrimitiveType::C64 || t == PrimitiveType::C128;
+  const bool complex = ComplexOperand0(ops);
   const int nres = complex ? 4 : 5;
   absl::StatusOr<LapackCall> call = LapackCall::Begin(instr, ops, 1, 1, nres, 0b1, complex ? 0b0110 : 0b01100);
   if (!call.ok()) return call.status();

@@ -69,9 +69,11 @@ absl::StatusOr<LapackCall> LapackCall::Begin(const Instruction& instr,
   if (call.operands_[0].shape().element_type() != call.type_)
     return call.Error(absl::StrCat("expects ", PrimitiveTypeName(call.type_), " operands, got ",
                                    PrimitiveTypeName(call.operands_[0].shape().element_type())));
-  absl::StatusOr<MatrixBatch> a = call.OperandMatrices(0, "a");
-  if (!a.ok()) return a.status();
-  call.a_ = *a;
+  if (matrix_operands & 1) {
+    absl::StatusOr<MatrixBatch> a = call.OperandMatrices(0, "a");
+    if (!a.ok()) return a.status();
+    call.a_ = *a;
+  }
   const Shape& out = instr.shape();
   if (out.IsArray()) {
     if (results != 1) return call.Error(absl::StrCat("expects a tuple of ", results, " results"));
@@ -162,6 +164,17 @@ absl::StatusOr<char> LapackCall::CharAttr(absl::string_view name, absl::string_v
                               absl::StrJoin(ok, ", ")));
   }
   return c;
+}
+
+absl::StatusOr<int64_t> LapackCall::IntAttr(absl::string_view name, std::optional<int64_t> fallback) {
+  auto it = attrs_.find(std::string(name));
+  if (it == attrs_.end()) {
+    if (attrs_missing_ && fallback.has_value()) return *fallback;
+    return Error(absl::StrCat("missing attribute ", name, " (backend_config={", name, " = <n> : i32})"));
+  }
+  absl::StatusOr<int64_t> v = FfiIntAttribute(it->second, name);
+  if (!v.ok()) return Error(v.status().message());
+  return *v;
 }
 
 Literal LapackCall::Finish() && {

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <complex>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -45,7 +46,8 @@ class LapackCall {
   // operands, and that the result is a tuple of at least `results` arrays
   // (or one array when `results` is 1). Results after the first `results`
   // (the workspace buffers of older jaxlib versions) are left zero.
-  // Operand 0 must be a batch of matrices of that type (a()).
+  // Operand 0 must be of that type, and when bit 0 of `matrix_operands` is
+  // set a batch of matrices (a()).
   // Bit i of `matrix_operands` / `matrix_results` marks operand / result i
   // as a batch of matrices (column-major); the others (pivots, tau,
   // eigenvalues, info) are row-major like their JAX layouts.
@@ -88,6 +90,10 @@ class LapackCall {
   // (docs/semantics.md); fallback 0 makes the attribute required.
   absl::StatusOr<char> CharAttr(absl::string_view name, absl::string_view allowed, char fallback);
 
+  // An integer attribute (`name = 1 : i32`), `fallback` when backend_config
+  // holds no attributes at all; without a fallback it is required.
+  absl::StatusOr<int64_t> IntAttr(absl::string_view name, std::optional<int64_t> fallback);
+
   // The results in the instruction's layouts.
   Literal Finish() &&;
 
@@ -102,6 +108,14 @@ class LapackCall {
   FfiAttributes attrs_;
   bool attrs_missing_ = false;
 };
+
+// Whether operand 0 is complex (c64/c128): the result lists of geev and
+// gees depend on it (one complex eigenvalue array or real and imaginary
+// parts).
+inline bool ComplexOperand0(absl::Span<const Literal* const> ops) {
+  const PrimitiveType t = ops.empty() ? PrimitiveType::kInvalid : ops[0]->shape().element_type();
+  return t == PrimitiveType::C64 || t == PrimitiveType::C128;
+}
 
 template <typename T>
 T* DataOf(Literal& lit) {

@@ -80,6 +80,39 @@ void zgesdd_(const char*, const int*, const int*, hlo_c128*, const int*, double*
              const int*, hlo_c128*, const int*, hlo_c128*, const int*, double*, int*, int*,
              size_t);
 
+void sgtsv_(const int*, const int*, float*, float*, float*, float*, const int*, int*);
+void dgtsv_(const int*, const int*, double*, double*, double*, double*, const int*, int*);
+void cgtsv_(const int*, const int*, hlo_c64*, hlo_c64*, hlo_c64*, hlo_c64*, const int*, int*);
+void zgtsv_(const int*, const int*, hlo_c128*, hlo_c128*, hlo_c128*, hlo_c128*, const int*, int*);
+
+void sgehrd_(const int*, const int*, const int*, float*, const int*, float*, float*, const int*,
+             int*);
+void dgehrd_(const int*, const int*, const int*, double*, const int*, double*, double*,
+             const int*, int*);
+void cgehrd_(const int*, const int*, const int*, hlo_c64*, const int*, hlo_c64*, hlo_c64*,
+             const int*, int*);
+void zgehrd_(const int*, const int*, const int*, hlo_c128*, const int*, hlo_c128*, hlo_c128*,
+             const int*, int*);
+
+void ssytrd_(const char*, const int*, float*, const int*, float*, float*, float*, float*,
+             const int*, int*, size_t);
+void dsytrd_(const char*, const int*, double*, const int*, double*, double*, double*, double*,
+             const int*, int*, size_t);
+void chetrd_(const char*, const int*, hlo_c64*, const int*, float*, float*, hlo_c64*, hlo_c64*,
+             const int*, int*, size_t);
+void zhetrd_(const char*, const int*, hlo_c128*, const int*, double*, double*, hlo_c128*,
+             hlo_c128*, const int*, int*, size_t);
+
+// gees's SELECT is a LOGICAL function; only null is passed (no sorting).
+void sgees_(const char*, const char*, void*, const int*, float*, const int*, int*, float*, float*,
+            float*, const int*, float*, const int*, int*, int*, size_t, size_t);
+void dgees_(const char*, const char*, void*, const int*, double*, const int*, int*, double*,
+            double*, double*, const int*, double*, const int*, int*, int*, size_t, size_t);
+void cgees_(const char*, const char*, void*, const int*, hlo_c64*, const int*, int*, hlo_c64*,
+            hlo_c64*, const int*, hlo_c64*, const int*, float*, int*, int*, size_t, size_t);
+void zgees_(const char*, const char*, void*, const int*, hlo_c128*, const int*, int*, hlo_c128*,
+            hlo_c128*, const int*, hlo_c128*, const int*, double*, int*, int*, size_t, size_t);
+
 void sgeev_(const char*, const char*, const int*, float*, const int*, float*, float*, float*,
             const int*, float*, const int*, float*, const int*, int*, size_t, size_t);
 void dgeev_(const char*, const char*, const int*, double*, const int*, double*, double*,
@@ -221,6 +254,58 @@ HLO_GEEV_REAL(double, d)
 HLO_GEEV_COMPLEX(hlo_c64, float, c)
 HLO_GEEV_COMPLEX(hlo_c128, double, z)
 #undef HLO_GEEV_COMPLEX
+
+// gtsv(n, nrhs, dl, d, du, b, ldb, info)
+#define HLO_GTSV(T, p)                                                                     \
+  inline void gtsv(int n, int nrhs, T* dl, T* d, T* du, T* b, int ldb, int* info) {         \
+    p##gtsv_(&n, &nrhs, dl, d, du, b, &ldb, info);                                          \
+  }
+HLO_LAPACK_OVERLOADS(HLO_GTSV)
+#undef HLO_GTSV
+
+// gehrd(n, ilo, ihi, a, lda, tau, work, lwork, info)
+#define HLO_GEHRD(T, p)                                                                    \
+  inline void gehrd(int n, int ilo, int ihi, T* a, int lda, T* tau, T* work, int lwork,     \
+                    int* info) {                                                           \
+    p##gehrd_(&n, &ilo, &ihi, a, &lda, tau, work, &lwork, info);                            \
+  }
+HLO_LAPACK_OVERLOADS(HLO_GEHRD)
+#undef HLO_GEHRD
+
+// sytrd / hetrd(uplo, n, a, lda, d, e, tau, work, lwork, info)
+#define HLO_SYTRD(T, R, p, name)                                                           \
+  inline void sytrd(char uplo, int n, T* a, int lda, R* d, R* e, T* tau, T* work,           \
+                    int lwork, int* info) {                                                \
+    p##name##_(&uplo, &n, a, &lda, d, e, tau, work, &lwork, info, 1);                       \
+  }
+HLO_SYTRD(float, float, s, sytrd)
+HLO_SYTRD(double, double, d, sytrd)
+HLO_SYTRD(hlo_c64, float, c, hetrd)
+HLO_SYTRD(hlo_c128, double, z, hetrd)
+#undef HLO_SYTRD
+
+// Real gees(jobvs, sort='N', n, a, lda, sdim, wr, wi, vs, ldvs, work, lwork, info).
+#define HLO_GEES_REAL(T, p)                                                                \
+  inline void gees(char jobvs, int n, T* a, int lda, int* sdim, T* wr, T* wi, T* vs,        \
+                   int ldvs, T* work, int lwork, int* info) {                              \
+    const char sort = 'N';                                                                 \
+    p##gees_(&jobvs, &sort, nullptr, &n, a, &lda, sdim, wr, wi, vs, &ldvs, work, &lwork,    \
+             nullptr, info, 1, 1);                                                         \
+  }
+HLO_GEES_REAL(float, s)
+HLO_GEES_REAL(double, d)
+#undef HLO_GEES_REAL
+// Complex gees(jobvs, sort='N', n, a, lda, sdim, w, vs, ldvs, work, lwork, rwork, info).
+#define HLO_GEES_COMPLEX(T, R, p)                                                          \
+  inline void gees(char jobvs, int n, T* a, int lda, int* sdim, T* w, T* vs, int ldvs,      \
+                   T* work, int lwork, R* rwork, int* info) {                              \
+    const char sort = 'N';                                                                 \
+    p##gees_(&jobvs, &sort, nullptr, &n, a, &lda, sdim, w, vs, &ldvs, work, &lwork, rwork,  \
+             nullptr, info, 1, 1);                                                         \
+  }
+HLO_GEES_COMPLEX(hlo_c64, float, c)
+HLO_GEES_COMPLEX(hlo_c128, double, z)
+#undef HLO_GEES_COMPLEX
 
 #undef HLO_LAPACK_OVERLOADS
 
