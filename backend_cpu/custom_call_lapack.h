@@ -25,6 +25,7 @@ absl::StatusOr<Literal> LapackGees(const Instruction&, absl::Span<const Literal*
 // custom_call_lapack_eig.cc: eigen- and singular value decompositions.
 absl::StatusOr<Literal> LapackSyevd(const Instruction&, absl::Span<const Literal* const>, OpContext&);
 absl::StatusOr<Literal> LapackGesdd(const Instruction&, absl::Span<const Literal* const>, OpContext&);
+absl::StatusOr<Literal> LapackGesvd(const Instruction&, absl::Span<const Literal* const>, OpContext&);
 absl::StatusOr<Literal> LapackGeev(const Instruction&, absl::Span<const Literal* const>, OpContext&);
 
 }  // namespace hlo::cpu

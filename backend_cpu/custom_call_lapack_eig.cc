@@ -1,5 +1,5 @@
 // JAX's LAPACK custom calls for eigen- and singular value decompositions:
-// lapack_?syevd_ffi / ?heevd, ?gesdd, ?geev. As in custom_call_lapack.cc,
+// lapack_?syevd_ffi / ?heevd, ?gesdd, ?gesvd, ?geev. As in custom_call_lapack.cc,
 // each runs the LAPACK routine on every matrix of the batch with the
 // arguments and workspace sizes jaxlib's kernels use, and returns LAPACK's
 // raw outputs (JAX's lowering masks failures with NaN after the call).
@@ -112,12 +112,16 @@ absl::StatusOr<Literal> LapackSyevd(const Instruction& instr, absl::Span<const L
   return std::move(*call).Finish();
 }
 
+namespace {
+
 // (a [..., m, n]) -> (a destroyed, s [..., min(m,n)] descending of the real
 // type, u, vt, info s32[...]) with a = u diag(s) vt; attribute mode: 'A'
 // u [m,m] and vt [n,n], 'S' u [m,k] and vt [k,n], 'N' singular values
 // only (u and vt stay zero). 'O' is refused, as jaxlib does.
-absl::StatusOr<Literal> LapackGesdd(const Instruction& instr, absl::Span<const Literal* const> ops,
-                                    OpContext&) {
+// The shared contract of gesdd (divide and conquer) and gesvd (QR
+// iteration, `divide_and_conquer` false).
+absl::StatusOr<Literal> Svd(const Instruction& instr, absl::Span<const Literal* const> ops,
+                            bool divide_and_conquer) {
   absl::StatusOr<LapackCall> call = LapackCall::Begin(instr, ops, 1, 1, 5, 0b1, 0b01101);
   if (!call.ok()) return call.status();
   const MatrixBatch* a = &call->a();
@@ -142,9 +146,11 @@ absl::StatusOr<Literal> LapackGesdd(const Instruction& instr, absl::Span<const L
   HLO_LAPACK_RETURN_IF_ERROR(call->CheckResult(3, "vt", call->type(), a->batch_dims, {vr, n}));
   HLO_LAPACK_RETURN_IF_ERROR(call->CheckResult(4, "info", PrimitiveType::S32, a->batch_dims, {}));
   const int64_t mx = std::max(m, n);
+  // complex rwork: gesdd's documented size, 5 min(m,n) for gesvd.
   absl::StatusOr<int> lrwork = WorkspaceInt(
-      *call, *mode == 'N' ? 7 * int64_t{k}
-                          : std::max(5 * int64_t{k} * k + 5 * k, 2 * mx * k + 2 * int64_t{k} * k + k));
+      *call, !divide_and_conquer ? 5 * int64_t{k}
+             : *mode == 'N'      ? 7 * int64_t{k}
+                                 : std::max(5 * int64_t{k} * k + 5 * k, 2 * mx * k + 2 * int64_t{k} * k + k));
   if (!lrwork.ok()) return lrwork.status();
   DispatchLapackType(call->type(), [&](auto zero) {
     using T = decltype(zero);
@@ -160,16 +166,40 @@ absl::StatusOr<Literal> LapackGesdd(const Instruction& instr, absl::Span<const L
     std::vector<R> rwork(kComplex<T> ? *lrwork : 1);
     T query{};
     int qinfo = 0;
-    lapack::gesdd(*mode, m, n, nullptr, m, nullptr, nullptr, m, nullptr, ldvt, &query, -1, nullptr,
-                  nullptr, &qinfo);
+    if (divide_and_conquer) {
+      lapack::gesdd(*mode, m, n, nullptr, m, nullptr, nullptr, m, nullptr, ldvt, &query, -1, nullptr,
+                    nullptr, &qinfo);
+    } else {
+      lapack::gesvd(*mode, m, n, nullptr, m, nullptr, nullptr, m, nullptr, ldvt, &query, -1, nullptr,
+                    &qinfo);
+    }
     std::vector<T> work(WorkspaceSize(query));
-    for (int64_t b = 0; b < a->batch; ++b)
-      lapack::gesdd(*mode, m, n, am + b * a->size(), m, s + b * k, u + b * m * uc, m,
-                    vt + b * vr * n, ldvt, work.data(), static_cast<int>(work.size()), rwork.data(),
-                    iwork.data(), info + b);
+    const int lwork = static_cast<int>(work.size());
+    for (int64_t b = 0; b < a->batch; ++b) {
+      T* ab = am + b * a->size();
+      if (divide_and_conquer) {
+        lapack::gesdd(*mode, m, n, ab, m, s + b * k, u + b * m * uc, m, vt + b * vr * n, ldvt,
+                      work.data(), lwork, rwork.data(), iwork.data(), info + b);
+      } else {
+        lapack::gesvd(*mode, m, n, ab, m, s + b * k, u + b * m * uc, m, vt + b * vr * n, ldvt,
+                      work.data(), lwork, rwork.data(), info + b);
+      }
+    }
     return 0;
   });
   return std::move(*call).Finish();
+}
+
+}  // namespace
+
+absl::StatusOr<Literal> LapackGesdd(const Instruction& instr, absl::Span<const Literal* const> ops,
+                                    OpContext&) {
+  return Svd(instr, ops, true);
+}
+
+absl::StatusOr<Literal> LapackGesvd(const Instruction& instr, absl::Span<const Literal* const> ops,
+                                    OpContext&) {
+  return Svd(instr, ops, false);
 }
 
 // (a [..., n, n]) -> real types: (wr, wi [..., n], vl, vr complex [..., n, n],

@@ -531,7 +531,8 @@ TEST(LapackSyevd, HandComputedAndDefaultsWithoutBackendConfig) {
 
 // ===================================================================== gesdd
 
-void CheckGesdd(const std::string& t, int64_t m, int64_t n, char mode, bool col, uint64_t seed) {
+void CheckGesdd(const std::string& t, int64_t m, int64_t n, char mode, bool col, uint64_t seed,
+                const std::string& routine = "gesdd") {
   std::mt19937_64 rng(seed);
   std::vector<Mat> as = {Random(m, n, IsComplex(t), rng), Random(m, n, IsComplex(t), rng)};
   const int64_t k = std::min(m, n);
@@ -541,7 +542,7 @@ void CheckGesdd(const std::string& t, int64_t m, int64_t n, char mode, bool col,
                    ShapeText(t, {2, m, full ? m : k}, col), ", ", ShapeText(t, {2, full ? n : k, n}, col),
                    ", s32[2]{0})");
   const std::string attrs = absl::StrCat("backend_config={mode = ", static_cast<int>(mode), " : ui8}");
-  Literal r = RunOk(CallModule({ShapeText(t, {2, m, n}, col)}, out, absl::StrCat("lapack_", Letter(t), "gesdd_ffi"), attrs),
+  Literal r = RunOk(CallModule({ShapeText(t, {2, m, n}, col)}, out, absl::StrCat("lapack_", Letter(t), routine, "_ffi"), attrs),
                     {LitText(t, {2, m, n}, as)});
   ASSERT_TRUE(r.IsTuple());
   for (int64_t b = 0; b < 2; ++b) {
@@ -577,6 +578,15 @@ TEST(LapackGesdd, USVtEqualsInputEveryMode) {
         CheckGesdd(t, 4, 3, mode, col, seed++);
         CheckGesdd(t, 2, 5, mode, col, seed++);
       }
+}
+
+TEST(LapackGesvd, USVtEqualsInputEveryMode) {
+  uint64_t seed = 550;
+  for (const char* t : kTypes)
+    for (char mode : {'A', 'S', 'N'}) {
+      CheckGesdd(t, 4, 3, mode, true, seed++, "gesvd");
+      CheckGesdd(t, 2, 5, mode, false, seed++, "gesvd");
+    }
 }
 
 TEST(LapackGesdd, ModeOIsUnimplemented) {

@@ -113,6 +113,17 @@ void cgees_(const char*, const char*, void*, const int*, hlo_c64*, const int*, i
 void zgees_(const char*, const char*, void*, const int*, hlo_c128*, const int*, int*, hlo_c128*,
             hlo_c128*, const int*, hlo_c128*, const int*, double*, int*, int*, size_t, size_t);
 
+void sgesvd_(const char*, const char*, const int*, const int*, float*, const int*, float*, float*,
+             const int*, float*, const int*, float*, const int*, int*, size_t, size_t);
+void dgesvd_(const char*, const char*, const int*, const int*, double*, const int*, double*,
+             double*, const int*, double*, const int*, double*, const int*, int*, size_t, size_t);
+void cgesvd_(const char*, const char*, const int*, const int*, hlo_c64*, const int*, float*,
+             hlo_c64*, const int*, hlo_c64*, const int*, hlo_c64*, const int*, float*, int*,
+             size_t, size_t);
+void zgesvd_(const char*, const char*, const int*, const int*, hlo_c128*, const int*, double*,
+             hlo_c128*, const int*, hlo_c128*, const int*, hlo_c128*, const int*, double*, int*,
+             size_t, size_t);
+
 void sgeev_(const char*, const char*, const int*, float*, const int*, float*, float*, float*,
             const int*, float*, const int*, float*, const int*, int*, size_t, size_t);
 void dgeev_(const char*, const char*, const int*, double*, const int*, double*, double*,
@@ -233,6 +244,26 @@ HLO_GESDD_REAL(double, d)
 HLO_GESDD_COMPLEX(hlo_c64, float, c)
 HLO_GESDD_COMPLEX(hlo_c128, double, z)
 #undef HLO_GESDD_COMPLEX
+
+// gesvd(job, m, n, a, lda, s, u, ldu, vt, ldvt, work, lwork, [rwork,] info)
+// with jobu = jobvt = job; the real forms ignore `rwork`.
+#define HLO_GESVD_REAL(T, p)                                                               \
+  inline void gesvd(char job, int m, int n, T* a, int lda, T* s, T* u, int ldu, T* vt,      \
+                    int ldvt, T* work, int lwork, T* /*rwork*/, int* info) {               \
+    p##gesvd_(&job, &job, &m, &n, a, &lda, s, u, &ldu, vt, &ldvt, work, &lwork, info, 1, 1); \
+  }
+HLO_GESVD_REAL(float, s)
+HLO_GESVD_REAL(double, d)
+#undef HLO_GESVD_REAL
+#define HLO_GESVD_COMPLEX(T, R, p)                                                         \
+  inline void gesvd(char job, int m, int n, T* a, int lda, R* s, T* u, int ldu, T* vt,      \
+                    int ldvt, T* work, int lwork, R* rwork, int* info) {                   \
+    p##gesvd_(&job, &job, &m, &n, a, &lda, s, u, &ldu, vt, &ldvt, work, &lwork, rwork,      \
+              info, 1, 1);                                                                 \
+  }
+HLO_GESVD_COMPLEX(hlo_c64, float, c)
+HLO_GESVD_COMPLEX(hlo_c128, double, z)
+#undef HLO_GESVD_COMPLEX
 
 // Real geev(jobvl, jobvr, n, a, lda, wr, wi, vl, ldvl, vr, ldvr, work, lwork, info).
 #define HLO_GEEV_REAL(T, p)                                                                \
