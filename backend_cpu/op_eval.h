@@ -66,8 +66,8 @@ absl::StatusOr<Literal> EvalElementwise(const Instruction&, absl::Span<const Lit
 // transpose, slice, dynamic-slice, dynamic-update-slice, concatenate, pad,
 // reverse, iota, gather, scatter, get-dimension-size, set-dimension-size.
 absl::StatusOr<Literal> EvalDataMovement(const Instruction&, absl::Span<const Literal* const>, OpContext&);
-// reductions (ops_reduce*.cc, ops_sort.cc): reduce, reduce-window,
-// select-and-scatter, map, sort, topk, scan.
+// reductions (ops_reduction.cc, ops_reduce.cc, ops_sort.cc, ops_scan.cc):
+// reduce, reduce-window, select-and-scatter, map, sort, topk, scan.
 absl::StatusOr<Literal> EvalReduction(const Instruction&, absl::Span<const Literal* const>, OpContext&);
 // linear algebra (ops_dot.cc, ops_fft.cc, ops_linalg.cc, ops_batchnorm.cc):
 // dot, ragged-dot, scaled-dot, convolution, fft, cholesky,
@@ -105,6 +105,9 @@ absl::StatusOr<Literal> LinalgEvalBatchNorm(const Instruction&, absl::Span<const
 // `lit` with its array storage in `layout` order (a cheap move when it
 // already is). Tuples are returned unchanged.
 Literal ToLayout(Literal lit, const Layout& layout);
+// `lit` converted to `shape`'s layouts, recursing into tuples (values whose
+// structure does not match `shape` are returned unchanged).
+Literal ConformLayouts(Literal lit, const Shape& shape);
 // The default (row-major, untiled) layout of `shape`'s rank.
 Layout RowMajorLayout(int64_t rank);
 // A row-major view of an operand: returns `lit` itself when its layout is

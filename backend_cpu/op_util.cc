@@ -31,6 +31,18 @@ Literal ToLayout(Literal lit, const Layout& layout) {
   return lit.Relayout(layout);
 }
 
+Literal ConformLayouts(Literal lit, const Shape& shape) {
+  if (shape.IsArray()) return ToLayout(std::move(lit), shape.layout());
+  if (shape.IsTuple() && lit.IsTuple() &&
+      lit.tuple_elements().size() == shape.tuple_shapes().size()) {
+    std::vector<Literal> elems = std::move(lit.mutable_tuple_elements());
+    for (size_t i = 0; i < elems.size(); ++i)
+      elems[i] = ConformLayouts(std::move(elems[i]), shape.tuple_shapes()[i]);
+    return Literal::MakeTuple(std::move(elems));
+  }
+  return lit;
+}
+
 const Literal& RowMajor(const Literal& lit, Literal* storage) {
   if (!lit.shape().IsArray() || IsRowMajor(lit.shape())) return lit;
   *storage = lit.Relayout(RowMajorLayout(lit.shape().rank()));

@@ -11,19 +11,6 @@
 namespace hlo::cpu {
 namespace {
 
-// `lit` converted to `shape`'s layouts (recursing into tuples).
-Literal Conform(Literal lit, const Shape& shape) {
-  if (shape.IsArray()) return ToLayout(std::move(lit), shape.layout());
-  if (shape.IsTuple() && lit.IsTuple() &&
-      lit.tuple_elements().size() == shape.tuple_shapes().size()) {
-    std::vector<Literal> elems = std::move(lit.mutable_tuple_elements());
-    for (size_t i = 0; i < elems.size(); ++i)
-      elems[i] = Conform(std::move(elems[i]), shape.tuple_shapes()[i]);
-    return Literal::MakeTuple(std::move(elems));
-  }
-  return lit;
-}
-
 absl::StatusOr<const Computation*> Called(const Instruction& instr, absl::string_view attr) {
   Computation* const* c = instr.GetAttr<Computation*>(attr);
   if (c == nullptr || *c == nullptr) return OpError(instr, absl::StrCat("missing ", attr, "="));
@@ -36,7 +23,7 @@ absl::StatusOr<Literal> CallAttr(const Instruction& instr, absl::string_view att
   if (!c.ok()) return c.status();
   absl::StatusOr<Literal> r = ctx.call(**c, args);
   if (!r.ok()) return r.status();
-  return Conform(*std::move(r), instr.shape());
+  return ConformLayouts(*std::move(r), instr.shape());
 }
 
 absl::StatusOr<bool> PredValue(const Instruction& instr, const Literal& pred) {
@@ -63,7 +50,7 @@ absl::StatusOr<Literal> While(const Instruction& instr, absl::Span<const Literal
     if (!next.ok()) return next.status();
     state = *std::move(next);
   }
-  return Conform(std::move(state), instr.shape());
+  return ConformLayouts(std::move(state), instr.shape());
 }
 
 absl::StatusOr<Literal> Conditional(const Instruction& instr,
@@ -85,7 +72,7 @@ absl::StatusOr<Literal> Conditional(const Instruction& instr,
     const Literal* arg = ops[selector.GetRaw<uint8_t>(0) ? 1 : 2];
     absl::StatusOr<Literal> r = ctx.call(*branch, absl::MakeConstSpan(&arg, 1));
     if (!r.ok()) return r.status();
-    return Conform(*std::move(r), instr.shape());
+    return ConformLayouts(*std::move(r), instr.shape());
   }
   const auto* list = instr.GetAttr<std::vector<Computation*>>("branch_computations");
   if (list == nullptr || list->empty()) return OpError(instr, "missing branch_computations=");
@@ -98,14 +85,14 @@ absl::StatusOr<Literal> Conditional(const Instruction& instr,
   const Literal* arg = ops[index + 1];
   absl::StatusOr<Literal> r = ctx.call(*(*list)[index], absl::MakeConstSpan(&arg, 1));
   if (!r.ok()) return r.status();
-  return Conform(*std::move(r), instr.shape());
+  return ConformLayouts(*std::move(r), instr.shape());
 }
 
 absl::StatusOr<Literal> Tuple(const Instruction& instr, absl::Span<const Literal* const> ops) {
   std::vector<Literal> elems;
   elems.reserve(ops.size());
   for (const Literal* op : ops) elems.push_back(*op);
-  return Conform(Literal::MakeTuple(std::move(elems)), instr.shape());
+  return ConformLayouts(Literal::MakeTuple(std::move(elems)), instr.shape());
 }
 
 absl::StatusOr<Literal> GetTupleElement(const Instruction& instr,
@@ -114,7 +101,7 @@ absl::StatusOr<Literal> GetTupleElement(const Instruction& instr,
   const Literal& t = *ops[0];
   if (!t.IsTuple() || index < 0 || index >= static_cast<int64_t>(t.tuple_elements().size()))
     return OpError(instr, "tuple index out of range");
-  return Conform(t.tuple_elements()[index], instr.shape());
+  return ConformLayouts(t.tuple_elements()[index], instr.shape());
 }
 
 // bitcast reinterprets the physical buffer: same bytes, new shape/layout.
@@ -149,13 +136,13 @@ absl::StatusOr<Literal> AsyncStart(const Instruction& instr, absl::Span<const Li
   elems.push_back(*std::move(r));
   for (size_t i = 2; i < shape.tuple_shapes().size(); ++i)
     elems.emplace_back(shape.tuple_shapes()[i]);
-  return Conform(Literal::MakeTuple(std::move(elems)), shape);
+  return ConformLayouts(Literal::MakeTuple(std::move(elems)), shape);
 }
 
 absl::StatusOr<Literal> TupleElementOf(const Instruction& instr, const Literal& t, size_t i) {
   if (!t.IsTuple() || t.tuple_elements().size() <= i)
     return OpError(instr, absl::StrCat("operand has no tuple element ", i));
-  return Conform(t.tuple_elements()[i], instr.shape());
+  return ConformLayouts(t.tuple_elements()[i], instr.shape());
 }
 
 absl::StatusOr<Literal> CopyStart(const Instruction& instr, absl::Span<const Literal* const> ops) {
@@ -165,7 +152,7 @@ absl::StatusOr<Literal> CopyStart(const Instruction& instr, absl::Span<const Lit
   std::vector<Literal> elems{*ops[0], *ops[0]};
   for (size_t i = 2; i < shape.tuple_shapes().size(); ++i)
     elems.emplace_back(shape.tuple_shapes()[i]);
-  return Conform(Literal::MakeTuple(std::move(elems)), shape);
+  return ConformLayouts(Literal::MakeTuple(std::move(elems)), shape);
 }
 
 absl::StatusOr<Literal> ScalarId(const Instruction& instr, int64_t id) {
@@ -208,7 +195,7 @@ absl::StatusOr<Literal> EvalControl(const Instruction& instr,
     case Opcode::kAddDependency:
     case Opcode::kOptimizationBarrier:
     case Opcode::kDomain:
-      return Conform(*ops[0], instr.shape());
+      return ConformLayouts(*ops[0], instr.shape());
     case Opcode::kBitcast:
       return Bitcast(instr, ops);
     case Opcode::kBitcastConvert:
@@ -216,7 +203,7 @@ absl::StatusOr<Literal> EvalControl(const Instruction& instr,
     case Opcode::kAsyncStart:
       return AsyncStart(instr, ops, ctx);
     case Opcode::kAsyncUpdate:
-      return Conform(*ops[0], instr.shape());
+      return ConformLayouts(*ops[0], instr.shape());
     case Opcode::kAsyncDone:
       return TupleElementOf(instr, *ops[0], 1);
     case Opcode::kCopyStart:

@@ -1,7 +1,8 @@
 // The reduction family: reduce, reduce-window, select-and-scatter (in
-// ops_reduce.cc), map (here), sort and topk (ops_sort.cc). The helpers for
-// running called computations on scalars (scalar_calls.h) are defined here
-// too. Semantics choices are written down in docs/ops-reduction.md.
+// ops_reduce.cc), map (here), sort and topk (ops_sort.cc), scan
+// (ops_scan.cc). The helpers for running called computations on scalars
+// (scalar_calls.h) are defined here too. Semantics choices are written
+// down in docs/ops-reduction.md.
 #include <cstring>
 
 #include "absl/strings/str_cat.h"
@@ -19,6 +20,7 @@ absl::StatusOr<Literal> EvalSelectAndScatterOp(const Instruction&, absl::Span<co
                                                OpContext&);
 absl::StatusOr<Literal> EvalSortOp(const Instruction&, absl::Span<const Literal* const>, OpContext&);
 absl::StatusOr<Literal> EvalTopKOp(const Instruction&, absl::Span<const Literal* const>, OpContext&);
+absl::StatusOr<Literal> EvalScanOp(const Instruction&, absl::Span<const Literal* const>, OpContext&);
 
 // ---- scalar_calls.h ----
 
@@ -166,7 +168,7 @@ absl::StatusOr<Literal> EvalReduction(const Instruction& instr,
     case Opcode::kMap: return EvalMapOp(instr, operands, ctx);
     case Opcode::kSort: return EvalSortOp(instr, operands, ctx);
     case Opcode::kTopK: return EvalTopKOp(instr, operands, ctx);
-    case Opcode::kScan: return OpUnimplemented(instr, "scan");
+    case Opcode::kScan: return EvalScanOp(instr, operands, ctx);
     default: return OpUnimplemented(instr, "opcode in the reduction family");
   }
 }
