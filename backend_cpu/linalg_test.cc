@@ -15,118 +15,14 @@
 #include "absl/strings/str_join.h"
 #include "backend_cpu/executor.h"
 #include "backend_cpu/fft_config.h"
-#include "backend_cpu/test_hlo_text.h"
+#include "backend_cpu/linalg_test_util.h"
 #include "backend_cpu/thread_pool.h"
 #include "gtest/gtest.h"
 
 namespace hlo::cpu {
 namespace {
 
-using cd = std::complex<double>;
-
-std::string Num(double v) {
-  if (v == std::trunc(v) && std::fabs(v) < 1e15) return absl::StrCat(static_cast<int64_t>(v));
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.17g", v);
-  return buf;
-}
-
-// Literal text of `type[dims]` holding `re` (+ `im` for complex types) in
-// row-major order.
-std::string LitText(const std::string& type, const std::vector<int64_t>& dims,
-                    const std::vector<double>& re, const std::vector<double>& im = {}) {
-  const bool cplx = type[0] == 'c';
-  // The layout is spelled out: `f32[2] {1, 0}` would read `{1, 0}` as a layout.
-  std::vector<int64_t> m2m;
-  for (int64_t i = static_cast<int64_t>(dims.size()) - 1; i >= 0; --i) m2m.push_back(i);
-  std::string out = absl::StrCat(type, "[", absl::StrJoin(dims, ","), "]{", absl::StrJoin(m2m, ","), "} ");
-  int64_t pos = 0;
-  std::function<void(size_t)> rec = [&](size_t d) {
-    if (d == dims.size()) {
-      if (cplx) {
-        absl::StrAppend(&out, "(", Num(re[pos]), ", ", Num(im.empty() ? 0.0 : im[pos]), ")");
-      } else {
-        absl::StrAppend(&out, Num(re[pos]));
-      }
-      ++pos;
-      return;
-    }
-    out += "{";
-    for (int64_t i = 0; i < dims[d]; ++i) {
-      if (i) out += ", ";
-      rec(d + 1);
-    }
-    out += "}";
-  };
-  rec(0);
-  return out;
-}
-
-std::string ShapeText(const std::string& type, const std::vector<int64_t>& dims,
-                      const std::vector<int64_t>& m2m) {
-  return absl::StrCat(type, "[", absl::StrJoin(dims, ","), "]{", absl::StrJoin(m2m, ","), "}");
-}
-
-std::vector<int64_t> DefaultM2m(size_t rank) {
-  std::vector<int64_t> m;
-  for (int64_t i = static_cast<int64_t>(rank) - 1; i >= 0; --i) m.push_back(i);
-  return m;
-}
-
-std::vector<int64_t> RandomM2m(size_t rank, std::mt19937_64& rng) {
-  std::vector<int64_t> m = DefaultM2m(rank);
-  std::shuffle(m.begin(), m.end(), rng);
-  return m;
-}
-
-// Logical values in row-major order (real parts / complex).
-std::vector<int64_t> NextIndex(std::vector<int64_t> idx, absl::Span<const int64_t> dims) {
-  for (int64_t d = static_cast<int64_t>(dims.size()) - 1; d >= 0; --d) {
-    if (++idx[d] < dims[d]) break;
-    idx[d] = 0;
-  }
-  return idx;
-}
-std::vector<cd> ComplexValues(const Literal& lit) {
-  const auto& dims = lit.shape().dims();
-  std::vector<cd> v;
-  std::vector<int64_t> idx(dims.size(), 0);
-  for (int64_t i = 0; i < lit.shape().ElementCount(); ++i) {
-    v.push_back(lit.GetComplex(lit.Slot(idx)));
-    idx = NextIndex(idx, dims);
-  }
-  return v;
-}
-std::vector<double> Values(const Literal& lit) {
-  const auto& dims = lit.shape().dims();
-  std::vector<double> v;
-  std::vector<int64_t> idx(dims.size(), 0);
-  for (int64_t i = 0; i < lit.shape().ElementCount(); ++i) {
-    v.push_back(lit.GetDouble(lit.Slot(idx)));
-    idx = NextIndex(idx, dims);
-  }
-  return v;
-}
-
-int64_t Prod(const std::vector<int64_t>& d) {
-  int64_t p = 1;
-  for (int64_t x : d) p *= x;
-  return p;
-}
-
-std::vector<int64_t> Strides(const std::vector<int64_t>& dims) {
-  std::vector<int64_t> s(dims.size(), 1);
-  for (int64_t i = static_cast<int64_t>(dims.size()) - 2; i >= 0; --i) s[i] = s[i + 1] * dims[i + 1];
-  return s;
-}
-
-// Runs `hlo` and returns the literal, failing the test on error.
-Literal RunHlo(const std::string& hlo, const std::vector<std::string>& args) {
-  auto r = RunHloText(hlo, args);
-  EXPECT_TRUE(r.ok()) << r.status() << "\n" << hlo;
-  if (!r.ok()) return Literal();
-  return std::move(*r);
-}
+using namespace linalg_test;  // NOLINT: the shared test helpers
 
 // Wraps an integer value into the range of `type` (two's complement).
 double WrapTo(const std::string& type, double v) {
@@ -160,17 +56,17 @@ std::vector<double> RandomVals(const std::string& type, int64_t n, std::mt19937_
 
 TEST(LinalgDot, SpecMatrixProducts) {
   // vector . vector
-  Literal r = RunHlo(EntryModuleText({"f32[3]{0}", "f32[3]{0}"}, "f32[]", "dot",
+  Literal r = RunHlo(Module({"f32[3]{0}", "f32[3]{0}"}, "f32[]", "dot",
                          "lhs_contracting_dims={0}, rhs_contracting_dims={0}"),
                   {"f32[3]{0} {1, 2, 3}", "f32[3]{0} {4, 5, 6}"});
   EXPECT_EQ(Values(r), std::vector<double>({32}));
   // matrix . vector
-  r = RunHlo(EntryModuleText({"f32[2,3]{1,0}", "f32[3]{0}"}, "f32[2]{0}", "dot",
+  r = RunHlo(Module({"f32[2,3]{1,0}", "f32[3]{0}"}, "f32[2]{0}", "dot",
                  "lhs_contracting_dims={1}, rhs_contracting_dims={0}"),
           {"f32[2,3] {{1, 2, 3}, {4, 5, 6}}", "f32[3]{0} {1, 0, -1}"});
   EXPECT_EQ(Values(r), std::vector<double>({-2, -2}));
   // matrix . matrix
-  r = RunHlo(EntryModuleText({"f32[2,2]{1,0}", "f32[2,2]{1,0}"}, "f32[2,2]{1,0}", "dot",
+  r = RunHlo(Module({"f32[2,2]{1,0}", "f32[2,2]{1,0}"}, "f32[2,2]{1,0}", "dot",
                  "lhs_contracting_dims={1}, rhs_contracting_dims={0}"),
           {"f32[2,2] {{1, 2}, {3, 4}}", "f32[2,2] {{5, 6}, {7, 8}}"});
   EXPECT_EQ(Values(r), std::vector<double>({19, 22, 43, 50}));
@@ -179,7 +75,7 @@ TEST(LinalgDot, SpecMatrixProducts) {
 TEST(LinalgDot, SpecDotGeneralBatch) {
   // The spec's DotGeneral example: batch matmul of {{{1,2},{3,4}},{{5,6},{7,8}}}
   // with {{{1,0},{0,1}},{{1,0},{0,1}}} gives the lhs back.
-  Literal r = RunHlo(EntryModuleText({"f32[2,2,2]{2,1,0}", "f32[2,2,2]{2,1,0}"}, "f32[2,2,2]{2,1,0}", "dot",
+  Literal r = RunHlo(Module({"f32[2,2,2]{2,1,0}", "f32[2,2,2]{2,1,0}"}, "f32[2,2,2]{2,1,0}", "dot",
                          "lhs_batch_dims={0}, lhs_contracting_dims={2}, rhs_batch_dims={0}, "
                          "rhs_contracting_dims={1}"),
                   {"f32[2,2,2] {{{1, 2}, {3, 4}}, {{5, 6}, {7, 8}}}",
@@ -188,14 +84,14 @@ TEST(LinalgDot, SpecDotGeneralBatch) {
 }
 
 TEST(LinalgDot, ZeroSizedContraction) {
-  Literal r = RunHlo(EntryModuleText({"f32[2,0]{1,0}", "f32[0,3]{1,0}"}, "f32[2,3]{1,0}", "dot",
+  Literal r = RunHlo(Module({"f32[2,0]{1,0}", "f32[0,3]{1,0}"}, "f32[2,3]{1,0}", "dot",
                          "lhs_contracting_dims={1}, rhs_contracting_dims={0}"),
                   {"f32[2,0] {{}, {}}", "f32[0,3] {}"});
   EXPECT_EQ(Values(r), std::vector<double>(6, 0));
 }
 
 TEST(LinalgDot, NaNAndInfPropagate) {
-  Literal r = RunHlo(EntryModuleText({"f32[1,2]{1,0}", "f32[2,2]{1,0}"}, "f32[1,2]{1,0}", "dot",
+  Literal r = RunHlo(Module({"f32[1,2]{1,0}", "f32[2,2]{1,0}"}, "f32[1,2]{1,0}", "dot",
                          "lhs_contracting_dims={1}, rhs_contracting_dims={0}"),
                   {"f32[1,2] {{0, 1}}", "f32[2,2] {{inf, nan}, {1, 2}}"});
   std::vector<double> v = Values(r);
@@ -206,36 +102,10 @@ TEST(LinalgDot, NaNAndInfPropagate) {
 TEST(LinalgDot, NarrowResultConvertsOperandsFirst) {
   // f32 operands, bf16 result: operands are rounded to bf16 first (as XLA):
   // 1.005859375 -> 1.0078125, so the result is 0.0078125 (not 0.005859375).
-  Literal r = RunHlo(EntryModuleText({"f32[2]{0}", "f32[2]{0}"}, "bf16[]", "dot",
+  Literal r = RunHlo(Module({"f32[2]{0}", "f32[2]{0}"}, "bf16[]", "dot",
                             "lhs_contracting_dims={0}, rhs_contracting_dims={0}"),
                      {"f32[2]{0} {1.005859375, -1}", "f32[2]{0} {1, 1}"});
   EXPECT_EQ(Values(r), std::vector<double>({0.0078125}));
-}
-
-TEST(LinalgRaggedDot, RaggedNonContracting) {
-  // Rows 0-1 use rhs[0], rows 2-4 use rhs[1].
-  Literal r = RunHlo(EntryModuleText({"f32[5,2]{1,0}", "f32[2,2,3]{2,1,0}", "s32[2]{0}"}, "f32[5,3]{1,0}", "ragged-dot",
-                            "lhs_contracting_dims={1}, rhs_contracting_dims={1}, lhs_ragged_dims={0}, "
-                            "rhs_group_dims={0}"),
-                     {"f32[5,2] {{1, 0}, {0, 1}, {1, 0}, {0, 1}, {1, 1}}",
-                      "f32[2,2,3] {{{1, 2, 3}, {4, 5, 6}}, {{10, 20, 30}, {40, 50, 60}}}", "s32[2]{0} {2, 3}"});
-  EXPECT_EQ(Values(r), std::vector<double>({1, 2, 3, 4, 5, 6, 10, 20, 30, 40, 50, 60, 50, 70, 90}));
-  // Rows beyond the sum of the group sizes are zero.
-  r = RunHlo(EntryModuleText({"f32[5,2]{0,1}", "f32[2,2,3]{0,1,2}", "s32[2]{0}"}, "f32[5,3]{0,1}", "ragged-dot",
-                    "lhs_contracting_dims={1}, rhs_contracting_dims={1}, lhs_ragged_dims={0}, "
-                    "rhs_group_dims={0}"),
-             {"f32[5,2] {{1, 0}, {0, 1}, {1, 0}, {0, 1}, {1, 1}}",
-              "f32[2,2,3] {{{1, 2, 3}, {4, 5, 6}}, {{10, 20, 30}, {40, 50, 60}}}", "s32[2]{0} {1, 2}"});
-  EXPECT_EQ(Values(r), std::vector<double>({1, 2, 3, 40, 50, 60, 10, 20, 30, 0, 0, 0, 0, 0, 0}));
-}
-
-TEST(LinalgRaggedDot, RaggedContracting) {
-  // Group 0 contracts k=0, group 1 contracts k=1..3; result [G, m, n].
-  Literal r = RunHlo(EntryModuleText({"f32[2,4]{1,0}", "f32[4,3]{1,0}", "s64[2]{0}"}, "f32[2,2,3]{2,1,0}", "ragged-dot",
-                            "lhs_contracting_dims={1}, rhs_contracting_dims={0}, lhs_ragged_dims={1}"),
-                     {"f32[2,4] {{1, 1, 1, 1}, {1, 2, 3, 4}}", "f32[4,3] {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {1, 1, 1}}",
-                      "s64[2]{0} {1, 3}"});
-  EXPECT_EQ(Values(r), std::vector<double>({1, 0, 0, 1, 0, 0, 1, 2, 2, 4, 6, 7}));
 }
 
 struct DotCase {
@@ -322,7 +192,7 @@ void RandomDots(const DotCase& tc, int trials, uint64_t seed) {
         "lhs_batch_dims={", absl::StrJoin(lb, ","), "}, lhs_contracting_dims={", absl::StrJoin(lc, ","),
         "}, rhs_batch_dims={", absl::StrJoin(rb, ","), "}, rhs_contracting_dims={",
         absl::StrJoin(rc, ","), "}");
-    const std::string hlo = EntryModuleText({ShapeText(tc.lt, ldims, lm), ShapeText(tc.rt, rdims, rm)},
+    const std::string hlo = Module({ShapeText(tc.lt, ldims, lm), ShapeText(tc.rt, rdims, rm)},
                                    ShapeText(tc.ot, odims, om), "dot", attrs);
     Literal r = RunHlo(hlo, {LitText(tc.lt, ldims, lre, lim), LitText(tc.rt, rdims, rre, rim)});
     if (!r.shape().IsArray()) return;
@@ -356,7 +226,7 @@ TEST(LinalgDot, LargeF32MatchesReference) {
   std::uniform_real_distribution<double> u(-1, 1);
   for (auto& x : a) x = static_cast<float>(u(rng));
   for (auto& x : b) x = static_cast<float>(u(rng));
-  Literal r = RunHlo(EntryModuleText({"f32[67,130]{0,1}", "f32[130,45]{1,0}"}, "f32[67,45]{1,0}", "dot",
+  Literal r = RunHlo(Module({"f32[67,130]{0,1}", "f32[130,45]{1,0}"}, "f32[67,45]{1,0}", "dot",
                          "lhs_contracting_dims={1}, rhs_contracting_dims={0}"),
                   {LitText("f32", {M, K}, a), LitText("f32", {K, N}, b)});
   std::vector<double> v = Values(r);
@@ -521,7 +391,7 @@ void RandomConvs(const ConvCase& tc, int trials, uint64_t seed, bool channels_la
       im = cl(ip);
       om = cl(op);
     }
-    const std::string hlo = EntryModuleText({ShapeText(tc.it, idims, im), ShapeText(tc.kt, kdims, km)},
+    const std::string hlo = Module({ShapeText(tc.it, idims, im), ShapeText(tc.kt, kdims, km)},
                                    ShapeText(tc.ot, odims, om), "convolution", attrs);
     Literal r = RunHlo(hlo, {LitText(tc.it, idims, ival), LitText(tc.kt, kdims, kval)});
     if (!r.shape().IsArray()) return;
@@ -545,7 +415,7 @@ TEST(LinalgConv, BigChunkedChannelsLastF32) { RandomConvs({"f32", "f32", "f32"},
 
 TEST(LinalgConv, Simple1D) {
   // input [1,1,5] = 1..5, kernel [1,1,3] = {1,0,-1}, pad 1_1: out[i] = x[i-1] - x[i+1].
-  Literal r = RunHlo(EntryModuleText({"f32[1,1,5]{2,1,0}", "f32[1,1,3]{2,1,0}"}, "f32[1,1,5]{2,1,0}", "convolution",
+  Literal r = RunHlo(Module({"f32[1,1,5]{2,1,0}", "f32[1,1,3]{2,1,0}"}, "f32[1,1,5]{2,1,0}", "convolution",
                          "window={size=3 pad=1_1}, dim_labels=bf0_oi0->bf0"),
                   {"f32[1,1,5] {{{1, 2, 3, 4, 5}}}", "f32[1,1,3] {{{1, 0, -1}}}"});
   EXPECT_EQ(Values(r), std::vector<double>({-2, -2, -2, -2, 4}));
@@ -658,7 +528,7 @@ ConvProblem MakeConv(const ConvSpec& s, const std::vector<double>& x, const std:
   absl::StrAppend(&attrs, "dim_labels=bf", sp, "_oi", sp, "->bf", sp);
   if (s.fg > 1) absl::StrAppend(&attrs, ", feature_group_count=", s.fg);
   if (s.bg > 1) absl::StrAppend(&attrs, ", batch_group_count=", s.bg);
-  p.hlo = EntryModuleText({ShapeText("f32", p.idims, ConvM2m(s.lay, rank)), ShapeText("f32", p.kdims, ConvM2m(s.klay, rank))},
+  p.hlo = Module({ShapeText("f32", p.idims, ConvM2m(s.lay, rank)), ShapeText("f32", p.kdims, ConvM2m(s.klay, rank))},
                  ShapeText("f32", p.odims, ConvM2m(s.lay, rank)), "convolution", attrs);
   return p;
 }
@@ -821,16 +691,16 @@ std::vector<cd> NaiveDft(const std::vector<cd>& x, const std::vector<int64_t>& d
 }
 
 TEST(LinalgFft, Known1D) {
-  Literal r = RunHlo(EntryModuleText({"c64[4]{0}"}, "c64[4]{0}", "fft", "fft_type=FFT, fft_length={4}"),
+  Literal r = RunHlo(Module({"c64[4]{0}"}, "c64[4]{0}", "fft", "fft_type=FFT, fft_length={4}"),
                   {"c64[4] {(1, 0), (2, 0), (3, 0), (4, 0)}"});
   EXPECT_EQ(ComplexValues(r), std::vector<cd>({{10, 0}, {-2, 2}, {-2, 0}, {-2, -2}}));
-  r = RunHlo(EntryModuleText({"c64[4]{0}"}, "c64[4]{0}", "fft", "fft_type=IFFT, fft_length={4}"),
+  r = RunHlo(Module({"c64[4]{0}"}, "c64[4]{0}", "fft", "fft_type=IFFT, fft_length={4}"),
           {"c64[4] {(10, 0), (-2, 2), (-2, 0), (-2, -2)}"});
   EXPECT_EQ(ComplexValues(r), std::vector<cd>({{1, 0}, {2, 0}, {3, 0}, {4, 0}}));
-  r = RunHlo(EntryModuleText({"f32[4]{0}"}, "c64[3]{0}", "fft", "fft_type=RFFT, fft_length={4}"),
+  r = RunHlo(Module({"f32[4]{0}"}, "c64[3]{0}", "fft", "fft_type=RFFT, fft_length={4}"),
           {"f32[4]{0} {1, 2, 3, 4}"});
   EXPECT_EQ(ComplexValues(r), std::vector<cd>({{10, 0}, {-2, 2}, {-2, 0}}));
-  r = RunHlo(EntryModuleText({"c64[3]{0}"}, "f32[4]{0}", "fft", "fft_type=IRFFT, fft_length={4}"),
+  r = RunHlo(Module({"c64[3]{0}"}, "f32[4]{0}", "fft", "fft_type=IRFFT, fft_length={4}"),
           {"c64[3] {(10, 0), (-2, 2), (-2, 0)}"});
   EXPECT_EQ(Values(r), std::vector<double>({1, 2, 3, 4}));
 }
@@ -856,7 +726,7 @@ void RandomFfts(bool dbl, int trials, uint64_t seed) {
     for (int64_t i = 0; i < cnt; ++i) x[i] = cd(re[i], im[i]);
     const auto m2m = RandomM2m(dims.size(), rng);
     for (bool inverse : {false, true}) {
-      Literal res = RunHlo(EntryModuleText({ShapeText(ct, dims, m2m)}, ShapeText(ct, dims, RandomM2m(dims.size(), rng)),
+      Literal res = RunHlo(Module({ShapeText(ct, dims, m2m)}, ShapeText(ct, dims, RandomM2m(dims.size(), rng)),
                                "fft", absl::StrCat("fft_type=", inverse ? "IFFT" : "FFT", ", ", fl)),
                         {LitText(ct, dims, re, im)});
       const auto want = NaiveDft(x, dims, r, inverse);
@@ -881,7 +751,7 @@ void RandomFfts(bool dbl, int trials, uint64_t seed) {
         idx = NextIndex(idx, cdims);
       }
     }
-    Literal res = RunHlo(EntryModuleText({ShapeText(rt, dims, m2m)}, ShapeText(ct, cdims, RandomM2m(dims.size(), rng)),
+    Literal res = RunHlo(Module({ShapeText(rt, dims, m2m)}, ShapeText(ct, cdims, RandomM2m(dims.size(), rng)),
                              "fft", absl::StrCat("fft_type=RFFT, ", fl)),
                       {LitText(rt, dims, re)});
     auto got = ComplexValues(res);
@@ -893,7 +763,7 @@ void RandomFfts(bool dbl, int trials, uint64_t seed) {
       hre.push_back(c.real());
       him.push_back(c.imag());
     }
-    res = RunHlo(EntryModuleText({ShapeText(ct, cdims, DefaultM2m(dims.size()))}, ShapeText(rt, dims, m2m), "fft",
+    res = RunHlo(Module({ShapeText(ct, cdims, DefaultM2m(dims.size()))}, ShapeText(rt, dims, m2m), "fft",
                      absl::StrCat("fft_type=IRFFT, ", fl)),
               {LitText(ct, cdims, hre, him)});
     const auto back = Values(res);
@@ -928,7 +798,7 @@ TEST(LinalgFft, LargeTonesAllLayouts) {
   for (size_t li = 0; li < layouts.size(); ++li) {
     const auto& lin = layouts[li];
     const auto& lout = layouts[(li + 1) % layouts.size()];
-    Literal r = RunHlo(EntryModuleText({ShapeText("c64", dims, lin)}, ShapeText("c64", dims, lout), "fft",
+    Literal r = RunHlo(Module({ShapeText("c64", dims, lin)}, ShapeText("c64", dims, lout), "fft",
                               "fft_type=FFT, fft_length={256,128}"),
                        {x});
     const auto got = ComplexValues(r);
@@ -945,7 +815,7 @@ TEST(LinalgFft, LargeTonesAllLayouts) {
       sre.push_back(c.real());
       sim.push_back(c.imag());
     }
-    Literal back = RunHlo(EntryModuleText({ShapeText("c64", dims, lout)}, ShapeText("c64", dims, lin), "fft",
+    Literal back = RunHlo(Module({ShapeText("c64", dims, lout)}, ShapeText("c64", dims, lin), "fft",
                                  "fft_type=IFFT, fft_length={256,128}"),
                           {LitText("c64", dims, sre, sim)});
     const auto bv = ComplexValues(back);
@@ -954,7 +824,7 @@ TEST(LinalgFft, LargeTonesAllLayouts) {
   // RFFT of the real parts (cos tones: N/2 at k and at -k) and IRFFT back.
   const std::vector<int64_t> cdims = {3, 256, 65};
   for (const auto& lin : layouts) {
-    Literal r = RunHlo(EntryModuleText({ShapeText("f32", dims, lin)}, ShapeText("c64", cdims, layouts[3]), "fft",
+    Literal r = RunHlo(Module({ShapeText("f32", dims, lin)}, ShapeText("c64", cdims, layouts[3]), "fft",
                               "fft_type=RFFT, fft_length={256,128}"),
                        {LitText("f32", dims, re)});
     const auto got = ComplexValues(r);
@@ -972,7 +842,7 @@ TEST(LinalgFft, LargeTonesAllLayouts) {
       sre.push_back(c.real());
       sim.push_back(c.imag());
     }
-    Literal back = RunHlo(EntryModuleText({ShapeText("c64", cdims, layouts[1])}, ShapeText("f32", dims, lin), "fft",
+    Literal back = RunHlo(Module({ShapeText("c64", cdims, layouts[1])}, ShapeText("f32", dims, lin), "fft",
                                  "fft_type=IRFFT, fft_length={256,128}"),
                           {LitText("c64", cdims, sre, sim)});
     const auto bv = Values(back);
@@ -1000,7 +870,7 @@ TEST(LinalgFft, BitIdenticalAcrossThreadCounts) {
     std::vector<std::vector<uint8_t>> bytes;
     for (int width : {1, 2, 3}) {
       SetThreadPoolWidth(width);
-      Literal r = RunHlo(EntryModuleText({s}, s, "fft", absl::StrCat("fft_type=FFT, fft_length=", len)), {x});
+      Literal r = RunHlo(Module({s}, s, "fft", absl::StrCat("fft_type=FFT, fft_length=", len)), {x});
       bytes.emplace_back(r.data(), r.data() + r.size_bytes());
     }
     EXPECT_EQ(bytes[0], bytes[1]) << s;
@@ -1015,18 +885,18 @@ TEST(LinalgFft, BitIdenticalAcrossThreadCounts) {
 TEST(LinalgCholesky, Known) {
   // A = L L^T with L = {{2,0,0},{6,1,0},{-8,5,3}}.
   const std::string a = "f32[3,3] {{4, 12, -16}, {12, 37, -43}, {-16, -43, 98}}";
-  Literal r = RunHlo(EntryModuleText({"f32[3,3]{1,0}"}, "f32[3,3]{1,0}", "cholesky", "lower=true"), {a});
+  Literal r = RunHlo(Module({"f32[3,3]{1,0}"}, "f32[3,3]{1,0}", "cholesky", "lower=true"), {a});
   EXPECT_EQ(Values(r), std::vector<double>({2, 0, 0, 6, 1, 0, -8, 5, 3}));
-  r = RunHlo(EntryModuleText({"f32[3,3]{0,1}"}, "f32[3,3]{1,0}", "cholesky", "lower=false"), {a});
+  r = RunHlo(Module({"f32[3,3]{0,1}"}, "f32[3,3]{1,0}", "cholesky", "lower=false"), {a});
   EXPECT_EQ(Values(r), std::vector<double>({2, 6, -8, 0, 1, 5, 0, 0, 3}));
   // Only the named triangle is read: garbage in the other one.
-  r = RunHlo(EntryModuleText({"f64[3,3]{1,0}"}, "f64[3,3]{1,0}", "cholesky", "lower=true"),
+  r = RunHlo(Module({"f64[3,3]{1,0}"}, "f64[3,3]{1,0}", "cholesky", "lower=true"),
           {"f64[3,3] {{4, 99, 99}, {12, 37, 99}, {-16, -43, 98}}"});
   EXPECT_EQ(Values(r), std::vector<double>({2, 0, 0, 6, 1, 0, -8, 5, 3}));
 }
 
 TEST(LinalgCholesky, NotPositiveDefiniteGivesNaN) {
-  Literal r = RunHlo(EntryModuleText({"f32[2,2,2]{2,1,0}"}, "f32[2,2,2]{2,1,0}", "cholesky", "lower=true"),
+  Literal r = RunHlo(Module({"f32[2,2,2]{2,1,0}"}, "f32[2,2,2]{2,1,0}", "cholesky", "lower=true"),
                   {"f32[2,2,2] {{{1, 2}, {2, 1}}, {{4, 0}, {0, 9}}}"});
   const auto v = Values(r);
   for (int i = 0; i < 4; ++i) EXPECT_TRUE(std::isnan(v[i]));
@@ -1058,7 +928,7 @@ TEST(LinalgCholesky, RandomBatchedComplexAndReal) {
         im.push_back(c.imag());
       }
       const std::string shape = ShapeText(type, {B, n, n}, RandomM2m(3, rng));
-      Literal r = RunHlo(EntryModuleText({shape}, shape, "cholesky", lower ? "lower=true" : "lower=false"),
+      Literal r = RunHlo(Module({shape}, shape, "cholesky", lower ? "lower=true" : "lower=false"),
                       {LitText(type, {B, n, n}, re, im)});
       const auto got = ComplexValues(r);
       const double tol = (type == "f32" || type == "c64") ? 1e-4 : 1e-10;
@@ -1118,7 +988,7 @@ TEST(LinalgTriangularSolve, AllCombinations) {
                                              lower ? "true" : "false", ", unit_diagonal=",
                                              unit ? "true" : "false", ", transpose_a=",
                                              tr == 0 ? "NO_TRANSPOSE" : tr == 1 ? "TRANSPOSE" : "ADJOINT");
-      const std::string hlo = EntryModuleText({ShapeText(type, {B, k, k}, RandomM2m(3, rng)),
+      const std::string hlo = Module({ShapeText(type, {B, k, k}, RandomM2m(3, rng)),
                                       ShapeText(type, {B, m, n}, RandomM2m(3, rng))},
                                      ShapeText(type, {B, m, n}, RandomM2m(3, rng)), "triangular-solve", attrs);
       Literal r = RunHlo(hlo, {LitText(type, {B, k, k}, are, aim), LitText(type, {B, m, n}, bre, bim)});

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "backend_cpu/conv_onednn.h"
 #include "backend_cpu/op_eval.h"
 #include "backend_cpu/thread_pool.h"
@@ -542,11 +543,85 @@ absl::StatusOr<Literal> LinalgEvalDot(const Instruction& instr,
 
 // ------------------------------------------------------------ ragged-dot
 
-// Modes (see docs/ops-linalg.md): the lhs ragged dim is
-//   a free dim  -> rhs has a group dim; rows of group i use rhs[i];
-//   a contracting dim -> result [G, batch, lhs free, rhs free]; group i
-//                        contracts only over its slice.
-// group_sizes must be rank 1 ([G]); the batch-ragged mode is unimplemented.
+namespace {
+
+// The groups of a ragged-dot: group_sizes is [b..., x..., G], read as `rows`
+// rows of G sizes (a [G] array is one row shared by every b and x). Group g
+// of row p covers the ragged positions r with start <= r < end, where end is
+// the running sum of the row's sizes up to g and start the one before it, as
+// XLA's expansion computes them: in the element type of group_sizes (sums
+// wrap), compared with the position in that type. A negative size thus makes
+// the next groups start earlier (groups may overlap); nothing is clamped.
+class RaggedGroups {
+ public:
+  RaggedGroups(const Literal& sizes, int64_t groups, int64_t positions)
+      : type_(sizes.shape().element_type()), groups_(groups) {
+    Literal scratch(Shape::Scalar(type_));
+    auto wrap = [&scratch](int64_t v) {
+      scratch.SetInt(0, v);
+      return scratch.GetInt(0);
+    };
+    const int64_t rows = groups == 0 ? 0 : sizes.shape().ElementCount() / groups;
+    end_.resize(rows * groups);
+    for (int64_t p = 0; p < rows; ++p) {
+      int64_t sum = 0;
+      for (int64_t g = 0; g < groups; ++g) {
+        sum = wrap(static_cast<int64_t>(static_cast<uint64_t>(sum) +
+                                        static_cast<uint64_t>(sizes.GetInt(p * groups + g))));
+        end_[p * groups + g] = sum;
+      }
+    }
+    position_.resize(positions);
+    for (int64_t r = 0; r < positions; ++r) position_[r] = wrap(r);
+  }
+
+  // Whether ragged position r of group-size row p is in group g.
+  bool Contains(int64_t p, int64_t g, int64_t r) const {
+    const int64_t start = g == 0 ? 0 : end_[p * groups_ + g - 1];
+    const int64_t pos = position_[r];
+    return !Less(pos, start) && Less(pos, end_[p * groups_ + g]);
+  }
+
+ private:
+  // GetInt gives u64 values bit-cast (others sign- or zero-extended).
+  bool Less(int64_t a, int64_t b) const {
+    if (type_ == PrimitiveType::U64) return static_cast<uint64_t>(a) < static_cast<uint64_t>(b);
+    return a < b;
+  }
+
+  PrimitiveType type_;
+  int64_t groups_;
+  std::vector<int64_t> end_;       // [rows][G] running sums
+  std::vector<int64_t> position_;  // ragged position -> its value in the type
+};
+
+// Checks that group_sizes is [G] or [dims of `prefix`..., G] and returns G.
+absl::StatusOr<int64_t> GroupCount(const Instruction& instr, const Shape& ls, const Shape& gs,
+                                   const std::vector<int64_t>& prefix) {
+  if (!IsInteger(gs.element_type())) return OpError(instr, "group_sizes must be integers");
+  if (gs.rank() < 1) return OpError(instr, "group_sizes must have rank >= 1");
+  if (gs.rank() != 1) {
+    std::vector<int64_t> want;
+    for (int64_t d : prefix) want.push_back(ls.dim(d));
+    want.push_back(gs.dims().back());
+    if (!SameInts(want, gs.dims()))
+      return OpError(instr, absl::StrCat("group_sizes must be [G] or [", absl::StrJoin(want, ","),
+                                         "] (lhs batch dims, then the lhs dims of the ragged dim's kind "
+                                         "before it, then G), got ",
+                                         absl::StrJoin(gs.dims(), ",")));
+  }
+  return gs.dims().back();
+}
+
+}  // namespace
+
+// Modes (see docs/ops-linalg.md), by the kind of the lhs ragged dim:
+//   free        -> rhs has a group dim; a row in group g uses rhs[g], a row
+//                  in no group is 0 (in several groups: the sum);
+//   contracting -> result [G, batch, lhs free, rhs free]; group g contracts
+//                  only over its positions;
+//   batch       -> an ordinary dot: group_sizes is checked but not read (as
+//                  XLA's and JAX's expansions do).
 absl::StatusOr<Literal> LinalgEvalRaggedDot(const Instruction& instr,
                                             absl::Span<const Literal* const> operands) {
   if (operands.size() != 3) return OpError(instr, "expects 3 operands");
@@ -556,8 +631,6 @@ absl::StatusOr<Literal> LinalgEvalRaggedDot(const Instruction& instr,
   const Shape& out_shape = instr.shape();
   if (!ls.IsArray() || !rs.IsArray() || !gs.IsArray() || !out_shape.IsArray())
     return OpError(instr, "operands and result must be arrays");
-  if (gs.rank() != 1 || !IsInteger(gs.element_type()))
-    return OpUnimplemented(instr, "group_sizes other than an integer [G] array");
   DotDims dd(instr);
   const std::vector<int64_t>& lb = dd.lb;
   const std::vector<int64_t>& rb = dd.rb;
@@ -572,11 +645,28 @@ absl::StatusOr<Literal> LinalgEvalRaggedDot(const Instruction& instr,
   const int64_t ragged = lr[0];
   if (ragged < 0 || ragged >= ls.rank()) return OpError(instr, "lhs ragged dim out of range");
   const bool ragged_contracting = std::find(lc.begin(), lc.end(), ragged) != lc.end();
-  const bool ragged_batch = std::find(lb.begin(), lb.end(), ragged) != lb.end();
-  if (ragged_batch) return OpUnimplemented(instr, "ragged batch dimension");
+  const auto batch_at = std::find(lb.begin(), lb.end(), ragged);
+  if (batch_at != lb.end()) {
+    if (!rg.empty()) return OpError(instr, "a ragged batch dim takes no rhs group dim");
+    auto groups = GroupCount(instr, ls, gs, std::vector<int64_t>(lb.begin(), batch_at));
+    if (!groups.ok()) return groups.status();
+    return LinalgEvalDot(instr, operands.subspan(0, 2));
+  }
   if (ragged_contracting != rg.empty())
     return OpError(instr, "rhs group dim must be present iff the ragged dim is not contracting");
-  const int64_t G = gs.dim(0);
+  // The free dims are known before SizeDot: every lhs dim not batch/contracting.
+  std::vector<int64_t> lhs_free;
+  for (int64_t i = 0; i < ls.rank(); ++i)
+    if (!dd.lused[i]) lhs_free.push_back(i);
+  // The lhs dims the ragged dim is one of (rows or columns of the matrix
+  // problem), and its place among them.
+  const std::vector<int64_t>& grp_dims = ragged_contracting ? lc : lhs_free;
+  const int64_t at = std::find(grp_dims.begin(), grp_dims.end(), ragged) - grp_dims.begin();
+  std::vector<int64_t> prefix = lb;
+  prefix.insert(prefix.end(), grp_dims.begin(), grp_dims.begin() + at);
+  auto groups = GroupCount(instr, ls, gs, prefix);
+  if (!groups.ok()) return groups.status();
+  const int64_t G = *groups;
   if (!rg.empty() && rs.dim(rg[0]) != G) return OpError(instr, "rhs group dim size != group count");
   std::vector<int64_t> out_dims;
   if (ragged_contracting) out_dims.push_back(G);
@@ -591,32 +681,30 @@ absl::StatusOr<Literal> LinalgEvalRaggedDot(const Instruction& instr,
   if (!acc.ok()) return acc.status();
   if (out_shape.ElementCount() == 0) return Literal(out_shape);
   if (M > kBlasMax || N > kBlasMax || K > kBlasMax) return OpUnimplemented(instr, "matrix too large");
-  // Group ranges along the ragged dim (clamped to its size).
-  Literal gtmp;
-  const Literal& gl = RowMajor(*operands[2], &gtmp);
   const int64_t rsize = ls.dim(ragged);
-  std::vector<int64_t> gstart(G), gend(G);
-  int64_t pos = 0;
-  for (int64_t i = 0; i < G; ++i) {
-    const int64_t sz = std::max<int64_t>(0, gl.GetInt(i));
-    gstart[i] = std::min(pos, rsize);
-    gend[i] = std::min(pos + sz, rsize);
-    pos = gend[i];
-  }
-  // Index of the ragged dim for every row (free) or column (contracting) of A.
-  const std::vector<int64_t>& grp_dims = ragged_contracting ? lc : lf;
-  std::vector<int64_t> rag_index;
+  Literal gtmp;
+  const RaggedGroups grp(RowMajor(*operands[2], &gtmp), G, rsize);
+  // For every row (free) or column (contracting) j of the matrix problem:
+  // its ragged position and, with a per-batch group_sizes, the x part of
+  // its group-size row (b * X + x).
+  std::vector<int64_t> rag_index, x_index;
+  int64_t X = 1;
   {
     int64_t count = 1, inner = 1;
-    size_t at = 0;
-    for (size_t i = 0; i < grp_dims.size(); ++i) {
-      count *= ls.dim(grp_dims[i]);
-      if (grp_dims[i] == ragged) at = i;
-    }
+    for (size_t i = 0; i < grp_dims.size(); ++i) count *= ls.dim(grp_dims[i]);
     for (size_t i = at + 1; i < grp_dims.size(); ++i) inner *= ls.dim(grp_dims[i]);
+    for (int64_t i = 0; i < at; ++i) X *= ls.dim(grp_dims[i]);
     rag_index.resize(count);
-    for (int64_t j = 0; j < count; ++j) rag_index[j] = (j / inner) % rsize;
+    x_index.resize(count);
+    for (int64_t j = 0; j < count; ++j) {
+      rag_index[j] = (j / inner) % rsize;
+      x_index[j] = j / (inner * rsize);
+    }
   }
+  const bool shared_sizes = gs.rank() == 1;
+  auto in_group = [&](int64_t b, int64_t j, int64_t g) {
+    return grp.Contains(shared_sizes ? 0 : b * X + x_index[j], g, rag_index[j]);
+  };
   Literal ltmp, rtmp;
   const Literal& lhs = Untiled(*operands[0], &ltmp);
   const Literal& rhs = Untiled(*operands[1], &rtmp);
@@ -636,29 +724,35 @@ absl::StatusOr<Literal> LinalgEvalRaggedDot(const Instruction& instr,
     const std::vector<int64_t> rst = UntiledStrides(rhs.shape());
     std::vector<T> bm(B * K * N);
     for (int64_t g = 0; g < G; ++g) {
-      if (gstart[g] >= gend[g]) continue;
       // rhs for this group: [B][K][N].
       std::vector<int64_t> sizes, strides;
       for (int64_t d : rb) sizes.push_back(rs.dim(d)), strides.push_back(rst[d]);
       for (int64_t d : rc) sizes.push_back(rs.dim(d)), strides.push_back(rst[d]);
       for (int64_t d : rf) sizes.push_back(rs.dim(d)), strides.push_back(rst[d]);
       Gather<T>(rhs, rg.empty() ? 0 : g * rst[rg[0]], sizes, strides, rt, bm.data());
-      auto in_group = [&](int64_t j) { return rag_index[j] >= gstart[g] && rag_index[j] < gend[g]; };
+      // As XLA's expansion: the operands are masked (positions outside the
+      // group are 0) and every group's product is added, so a 0 * inf from
+      // another group's rhs gives NaN there too.
       for (int64_t b = 0; b < B; ++b) {
         const T* ap = a.data() + b * M * K;
+        am.assign(ap, ap + M * K);
+        T* bp = bm.data() + b * K * N;
         if (ragged_contracting) {
-          am.assign(ap, ap + M * K);
+          for (int64_t k = 0; k < K; ++k) {
+            if (in_group(b, k, g)) continue;
+            for (int64_t i = 0; i < M; ++i) am[i * K + k] = T(0);
+            std::fill(bp + k * N, bp + (k + 1) * N, T(0));
+          }
+        } else {
           for (int64_t i = 0; i < M; ++i)
-            for (int64_t k = 0; k < K; ++k)
-              if (!in_group(k)) am[i * K + k] = T(0);
-          ap = am.data();
+            if (!in_group(b, i, g)) std::fill(am.begin() + i * K, am.begin() + (i + 1) * K, T(0));
         }
-        Gemm<T>(false, false, M, N, K, ap, K, bm.data() + b * K * N, N, tmp.data(), N);
+        Gemm<T>(false, false, M, N, K, am.data(), K, bp, N, tmp.data(), N);
         if (ragged_contracting) {
           std::copy(tmp.begin(), tmp.end(), c.begin() + (g * B + b) * M * N);
         } else {
-          for (int64_t i = 0; i < M; ++i)
-            if (in_group(i)) std::copy(tmp.begin() + i * N, tmp.begin() + (i + 1) * N, c.begin() + (b * M + i) * N);
+          T* cb = c.data() + b * M * N;
+          for (int64_t e = 0; e < M * N; ++e) cb[e] += tmp[e];
         }
       }
     }
