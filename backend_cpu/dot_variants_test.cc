@@ -1,7 +1,7 @@
-// ragged-dot (ops_dot.cc): worked examples, and random problems (dimension
-// orders, layouts, group sizes of every rank XLA allows, negative and
-// overlapping groups) against reference loops written here from XLA's
-// definitions.
+// ragged-dot and scaled-dot (ops_dot.cc, ops_scaled_dot.cc): worked
+// examples, and random problems (dimension orders, layouts, group sizes of
+// every rank XLA allows, negative and overlapping groups, block shapes)
+// against reference loops written here from XLA's definitions.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -231,6 +231,109 @@ TEST(LinalgRaggedDot, RandomRaggedContractingDim) {
 }
 TEST(LinalgRaggedDot, RandomRaggedBatchDim) {
   for (uint64_t seed = 0; seed < 30; ++seed) RandomRaggedDot(3, 300 + seed);
+}
+
+// ================================================================ scaled-dot
+
+TEST(LinalgScaledDot, MxBlocksAlongTheContractingDim) {
+  // f8e4m3fn operands, f8e8m0fnu scales with blocks of 2 along k: the lhs
+  // row 0 is scaled by 2 (k 0-1) and 0.5 (k 2-3), row 1 by 1 and 4; the rhs
+  // by 1 (k 0-1) and 2 (k 2-3) in both columns.
+  Literal r = RunHlo(Module({"f8e4m3fn[2,4]{1,0}", "f8e8m0fnu[2,2]{1,0}", "f8e4m3fn[4,2]{1,0}", "f8e8m0fnu[2,2]{1,0}"},
+                            "f32[2,2]{1,0}", "scaled-dot", "lhs_contracting_dims={1}, rhs_contracting_dims={0}"),
+                     {"f8e4m3fn[2,4] {{1, 2, 3, 4}, {1, 1, 1, 1}}", "f8e8m0fnu[2,2] {{2, 0.5}, {1, 4}}",
+                      "f8e4m3fn[4,2] {{1, 0}, {0, 1}, {1, 1}, {2, 0}}", "f8e8m0fnu[2,2] {{1, 1}, {2, 2}}"});
+  // lhs' = {{2, 4, 1.5, 2}, {1, 1, 4, 4}}, rhs' = {{1, 0}, {0, 1}, {2, 2}, {4, 0}}.
+  EXPECT_EQ(Values(r), std::vector<double>({13, 7, 25, 9}));
+}
+
+TEST(LinalgScaledDot, DequantizedProductIsRoundedToTheCommonType) {
+  // f16 operand and f16 scale multiply in f16: (1 + 2^-10) * 3 rounds (ties
+  // to even) to 3 + 2^-8 before the dot.
+  Literal r = RunHlo(Module({"f16[1,1]{1,0}", "f16[1,1]{1,0}", "f32[1,1]{1,0}", "f32[]"}, "f32[1,1]{1,0}",
+                            "scaled-dot", "lhs_contracting_dims={1}, rhs_contracting_dims={0}"),
+                     {"f16[1,1] {{1.0009765625}}", "f16[1,1] {{3}}", "f32[1,1] {{1}}", "f32[] 7"});
+  EXPECT_EQ(Values(r), std::vector<double>({3.00390625}));
+}
+
+TEST(LinalgScaledDot, ScalarScaleLeavesItsOperandUnscaled) {
+  // XLA reads a rank-0 scale as "this side is not scaled".
+  Literal r = RunHlo(Module({"bf16[1,2]{1,0}", "bf16[]", "f32[2,1]{1,0}", "f32[1,1]{1,0}"}, "f32[1,1]{1,0}",
+                            "scaled-dot", "lhs_contracting_dims={1}, rhs_contracting_dims={0}"),
+                     {"bf16[1,2] {{1, 2}}", "bf16[] 5", "f32[2,1] {{3}, {4}}", "f32[1,1] {{10}}"});
+  EXPECT_EQ(Values(r), std::vector<double>({110}));
+}
+
+TEST(LinalgScaledDot, ScaleThatDoesNotDivideIsAnError) {
+  auto r = RunHloText(Module({"f32[1,3]{1,0}", "f32[1,2]{1,0}", "f32[3,1]{1,0}", "f32[]"}, "f32[1,1]{1,0}",
+                             "scaled-dot", "lhs_contracting_dims={1}, rhs_contracting_dims={0}"),
+                      {"f32[1,3] {{1, 2, 3}}", "f32[1,2] {{1, 1}}", "f32[3,1] {{1}, {1}, {1}}", "f32[] 1"});
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("lhs scale dimension 1 (2) must divide"), std::string::npos) << r.status();
+}
+
+// Random batched problems with random block shapes on every dim, operand
+// layouts and type pairs whose products are exact (small integers times
+// powers of two), against dequantize-then-dot loops.
+TEST(LinalgScaledDot, RandomBlocksMatchReference) {
+  std::mt19937_64 rng(77);
+  const std::vector<std::pair<std::string, std::string>> types = {
+      {"f32", "f32"}, {"bf16", "f32"}, {"f8e4m3fn", "f8e8m0fnu"}, {"s8", "bf16"}, {"f16", "f16"}};
+  for (int trial = 0; trial < 60; ++trial) {
+    const auto& [ot, st] = types[trial % types.size()];
+    // lhs [b, m, k], rhs [b, k, n] with blocks dividing each dim.
+    const int64_t b = 1 + rng() % 2, m = 1 + rng() % 3, n = 1 + rng() % 3, kb = 1 + rng() % 3, kblk = 1 + rng() % 3;
+    const int64_t k = kb * kblk;
+    auto block_dims = [&](const std::vector<int64_t>& dims) {
+      std::vector<int64_t> s;
+      for (int64_t d : dims) {
+        std::vector<int64_t> divisors;
+        for (int64_t x = 1; x <= d; ++x)
+          if (d % x == 0) divisors.push_back(x);
+        s.push_back(divisors[rng() % divisors.size()]);
+      }
+      return s;
+    };
+    const std::vector<int64_t> ld = {b, m, k}, rd = {b, k, n};
+    const std::vector<int64_t> lsd = block_dims(ld), rsd = block_dims(rd);
+    auto ints = [&](int64_t count) {
+      std::vector<double> v(count);
+      for (double& x : v) x = static_cast<double>(rng() % 7) - 3;
+      return v;
+    };
+    auto powers = [&](int64_t count) {
+      std::vector<double> v(count);
+      for (double& x : v) x = std::ldexp(1.0, static_cast<int>(rng() % 5) - 2);
+      return v;
+    };
+    const std::vector<double> lv = ints(Prod(ld)), rv = ints(Prod(rd)), lsv = powers(Prod(lsd)),
+                              rsv = powers(Prod(rsd));
+    // Dequantized value of element idx of an operand.
+    auto deq = [](const std::vector<double>& v, const std::vector<double>& s, const std::vector<int64_t>& dims,
+                  const std::vector<int64_t>& sdims, const std::vector<int64_t>& idx) {
+      int64_t e = 0, se = 0;
+      for (size_t d = 0; d < dims.size(); ++d) {
+        e = e * dims[d] + idx[d];
+        se = se * sdims[d] + idx[d] / (dims[d] / sdims[d]);
+      }
+      return v[e] * s[se];
+    };
+    std::vector<double> want;
+    for (int64_t bi = 0; bi < b; ++bi)
+      for (int64_t i = 0; i < m; ++i)
+        for (int64_t j = 0; j < n; ++j) {
+          double sum = 0;
+          for (int64_t p = 0; p < k; ++p) sum += deq(lv, lsv, ld, lsd, {bi, i, p}) * deq(rv, rsv, rd, rsd, {bi, p, j});
+          want.push_back(sum);
+        }
+    const std::string hlo =
+        Module({ShapeText(ot, ld, RandomM2m(3, rng)), ShapeText(st, lsd, RandomM2m(3, rng)),
+                ShapeText(ot, rd, RandomM2m(3, rng)), ShapeText(st, rsd, DefaultM2m(3))},
+               ShapeText("f32", {b, m, n}, DefaultM2m(3)), "scaled-dot",
+               "lhs_batch_dims={0}, lhs_contracting_dims={2}, rhs_batch_dims={0}, rhs_contracting_dims={1}");
+    Literal r = RunHlo(hlo, {LitText(ot, ld, lv), LitText(st, lsd, lsv), LitText(ot, rd, rv), LitText(st, rsd, rsv)});
+    EXPECT_EQ(Values(r), want) << hlo;
+  }
 }
 
 }  // namespace

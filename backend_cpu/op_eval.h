@@ -69,7 +69,8 @@ absl::StatusOr<Literal> EvalDataMovement(const Instruction&, absl::Span<const Li
 // reductions (ops_reduction.cc, ops_reduce.cc, ops_sort.cc, ops_scan.cc):
 // reduce, reduce-window, select-and-scatter, map, sort, topk, scan.
 absl::StatusOr<Literal> EvalReduction(const Instruction&, absl::Span<const Literal* const>, OpContext&);
-// linear algebra (ops_dot.cc, ops_fft.cc, ops_linalg.cc, ops_batchnorm.cc):
+// linear algebra (ops_dot.cc, ops_scaled_dot.cc, ops_fft.cc, ops_linalg.cc,
+// ops_batchnorm.cc):
 // dot, ragged-dot, scaled-dot, convolution, fft, cholesky,
 // triangular-solve, batch-norm-*.
 absl::StatusOr<Literal> EvalLinalg(const Instruction&, absl::Span<const Literal* const>, OpContext&);
@@ -92,10 +93,11 @@ absl::StatusOr<Literal> EvalRaggedAllToAll(const Instruction&, absl::Span<const 
 OpEvalFn FamilyOf(Opcode op);
 
 // The members of the linear-algebra family that EvalLinalg (ops_linalg.cc)
-// dispatches to: dot, ragged-dot and convolution (ops_dot.cc), fft
-// (ops_fft.cc), batch-norm-* (ops_batchnorm.cc).
+// dispatches to: dot, ragged-dot and convolution (ops_dot.cc), scaled-dot
+// (ops_scaled_dot.cc), fft (ops_fft.cc), batch-norm-* (ops_batchnorm.cc).
 absl::StatusOr<Literal> LinalgEvalDot(const Instruction&, absl::Span<const Literal* const>);
 absl::StatusOr<Literal> LinalgEvalRaggedDot(const Instruction&, absl::Span<const Literal* const>);
+absl::StatusOr<Literal> LinalgEvalScaledDot(const Instruction&, absl::Span<const Literal* const>);
 absl::StatusOr<Literal> LinalgEvalConvolution(const Instruction&, absl::Span<const Literal* const>);
 absl::StatusOr<Literal> LinalgEvalFft(const Instruction&, absl::Span<const Literal* const>);
 absl::StatusOr<Literal> LinalgEvalBatchNorm(const Instruction&, absl::Span<const Literal* const>);

@@ -1,6 +1,7 @@
-// The linear-algebra family: dispatch (dot, ragged-dot, convolution, fft, batch-norm-*
-// live in ops_dot.cc, ops_fft.cc, ops_batchnorm.cc) plus cholesky (LAPACK
-// ?potrf) and triangular-solve (cblas_?trsm). Semantics: docs/ops-linalg.md.
+// The linear-algebra family: dispatch (dot, ragged-dot, convolution, fft,
+// batch-norm-* live in ops_dot.cc, ops_fft.cc, ops_batchnorm.cc, scaled-dot
+// in ops_scaled_dot.cc) plus cholesky (LAPACK ?potrf) and triangular-solve
+// (cblas_?trsm). Semantics: docs/ops-linalg.md.
 #include <cblas.h>
 
 #include <complex>
@@ -209,6 +210,7 @@ absl::StatusOr<Literal> EvalLinalg(const Instruction& instr,
   switch (instr.opcode()) {
     case Opcode::kDot: return LinalgEvalDot(instr, operands);
     case Opcode::kRaggedDot: return LinalgEvalRaggedDot(instr, operands);
+    case Opcode::kScaledDot: return LinalgEvalScaledDot(instr, operands);
     case Opcode::kConvolution: return LinalgEvalConvolution(instr, operands);
     case Opcode::kFft: return LinalgEvalFft(instr, operands);
     case Opcode::kCholesky: return EvalCholesky(instr, operands);
