@@ -4,11 +4,11 @@
 #include <algorithm>
 #include <complex>
 #include <cstdint>
-#include <regex>
 #include <string>
 #include <vector>
 
 #include "backend_cpu/executor.h"
+#include "backend_cpu/test_hlo_text.h"
 #include "backend_cpu/thread_pool.h"
 #include "gtest/gtest.h"
 #include "ir/printer.h"
@@ -17,14 +17,8 @@
 namespace hlo::cpu {
 namespace {
 
-// Works around ParseLiteral reading the value braces of a rank-1 literal
-// written without a layout ("s32[3] {1, 2, 3}") as a layout: spells the
-// default layout out ("s32[3]{0} {1, 2, 3}").
-std::string Lit(const std::string& text) {
-  static const std::regex kRank1(R"(^(\w+\[\d+\]) \{)");
-  return std::regex_replace(text, kRank1, "$1{0} {");
-}
-
+// Rank-1 literal texts with their layout spelled out (see test_hlo_text.h).
+std::string Lit(const std::string& text) { return WithRank1Layouts(text); }
 // Runs `hlo` on `args` and expects the result to equal `expected` (a
 // literal text with shape, compared logically) and to carry the layout
 // `layout` (minor_to_major) when given.

@@ -3,7 +3,6 @@
 // fast path == generic path checks, run end to end through RunHloText.
 #include <cmath>
 #include <cstdint>
-#include <regex>
 #include <string>
 #include <vector>
 
@@ -22,10 +21,7 @@ namespace {
 
 // Literal texts of rank-1 arrays get an explicit layout: `s32[3] {1, 2, 3}`
 // alone would read `{1, 2, 3}` as a layout.
-std::string WithLayout1D(const std::string& text) {
-  static const std::regex re(R"(([a-z0-9]+\[[0-9]+\]) \{)");
-  return std::regex_replace(text, re, "$1{0} {");
-}
+std::string WithLayout1D(const std::string& text) { return WithRank1Layouts(text); }
 
 std::vector<std::string> WithLayout1D(const std::vector<std::string>& texts) {
   std::vector<std::string> out;
