@@ -146,10 +146,9 @@ class Parser {
   // builds have much larger frames, so a level count alone is not enough).
   absl::Status CheckDepth();
   static constexpr uintptr_t kStackBudgetBytes = 3u << 20;
-  static uintptr_t StackAddress() {
-    volatile char marker = 0;
-    return reinterpret_cast<uintptr_t>(&marker);
-  }
+  // The current frame's address (not a local's: clang warns about returning
+  // one, and ASan may move locals to a fake stack).
+  static uintptr_t StackAddress() { return reinterpret_cast<uintptr_t>(__builtin_frame_address(0)); }
 
   // ---- shapes and literals (parse_shape_literal.cc) ----
   bool AtShapeStart() const;
