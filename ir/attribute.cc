@@ -1,5 +1,7 @@
 #include "ir/attribute.h"
 
+#include <algorithm>
+
 namespace hlo {
 
 bool ConvolutionDimensionNumbers::operator==(const ConvolutionDimensionNumbers& o) const {
@@ -30,6 +32,31 @@ bool Sharding::operator==(const Sharding& o) const {
          last_tile_dims == o.last_tile_dims && shard_group_kind == o.shard_group_kind &&
          shard_group_id == o.shard_group_id && metadata == o.metadata &&
          tuple_elements == o.tuple_elements && named_text == o.named_text;
+}
+
+std::string IotaDeviceList::Problem() const {
+  constexpr int64_t kMaxDevices = int64_t{1} << 24;
+  int64_t n = 1;
+  for (int64_t d : reshape_dims) {
+    if (d <= 0) return "non-positive reshape dimension";
+    if (d > kMaxDevices / n) return "too many devices";
+    n *= d;
+  }
+  int64_t m = 1;
+  for (int64_t d : dims) {
+    if (d < 0) return "negative dimension";
+    if (d > 0 && m > n / d) return "the dimensions do not hold the reshaped device count";
+    m *= d;
+  }
+  if (m != n) return "the dimensions do not hold the reshaped device count";
+  if (!transpose_perm.empty()) {
+    std::vector<int64_t> sorted = transpose_perm;
+    std::sort(sorted.begin(), sorted.end());
+    for (size_t i = 0; i < sorted.size(); ++i)
+      if (sorted[i] != static_cast<int64_t>(i) || sorted.size() != reshape_dims.size())
+        return "the transpose is not a permutation of the reshape dimensions";
+  }
+  return "";
 }
 
 std::vector<int64_t> IotaDeviceList::Expand() const {

@@ -87,6 +87,10 @@ struct IotaDeviceList {
   bool operator==(const IotaDeviceList& o) const {
     return dims == o.dims && reshape_dims == o.reshape_dims && transpose_perm == o.transpose_perm;
   }
+  // Empty when well formed, else what is wrong: dims not negative, reshape
+  // dims positive (at most 2^24 devices), as many devices in `dims` as in
+  // `reshape_dims`, transpose_perm a permutation of the reshape dims.
+  std::string Problem() const;
   // Expands into explicit device ids in row-major order of `dims`.
   std::vector<int64_t> Expand() const;
 };

@@ -1,5 +1,7 @@
 #include "ir/mesh_axes.h"
 
+#include "ir/attribute.h"
+
 #include <gtest/gtest.h>
 
 namespace hlo {
@@ -91,6 +93,17 @@ TEST(MeshAxes, Text) {
   text.clear();
   q.AppendText(&text);
   EXPECT_EQ(text, "mesh['a'=8] {'a':(1)2}");
+}
+
+TEST(MeshAxes, IotaDeviceIdsAreCheckedBeforeExpanding) {
+  // device_ids=([4]<=[2,2]T(1,0)) is the order 0,2,1,3.
+  IotaDeviceList ids{{4}, {2, 2}, {1, 0}};
+  EXPECT_EQ(ids.Problem(), "");
+  EXPECT_EQ(ids.Expand(), (std::vector<int64_t>{0, 2, 1, 3}));
+  EXPECT_NE((IotaDeviceList{{5}, {2, 2}, {}}).Problem(), "");      // 5 != 4 devices
+  EXPECT_NE((IotaDeviceList{{4}, {2, 2}, {0, 0}}).Problem(), "");  // not a permutation
+  EXPECT_NE((IotaDeviceList{{4}, {2, 2}, {1, 0, 2}}).Problem(), "");
+  EXPECT_NE((IotaDeviceList{{0}, {0}, {}}).Problem(), "");         // non-positive reshape dim
 }
 
 }  // namespace

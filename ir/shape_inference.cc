@@ -1685,28 +1685,13 @@ absl::StatusOr<GroupMode> GetGroupMode(const Ctx& c, bool has_use_global) {
 std::string IotaProblem(const IotaDeviceList& l) {
   if (l.dims.size() != 2) return "the iota form must be [G,S]";
   if (l.dims[0] < 0 || l.dims[1] < 0) return "negative group count or size";
-  int64_t n = 1;
-  for (int64_t d : l.reshape_dims) {
-    if (d <= 0) return "non-positive reshape dimension";
-    n = SatMul(n, d);
-  }
-  if (n > (int64_t{1} << 24)) return "too many devices";
-  if (SatMul(l.dims[0], l.dims[1]) != n) return "[G,S] does not hold the reshaped device count";
-  if (!l.transpose_perm.empty()) {
-    std::vector<int64_t> sorted = l.transpose_perm;
-    std::sort(sorted.begin(), sorted.end());
-    for (size_t i = 0; i < sorted.size(); ++i)
-      if (sorted[i] != static_cast<int64_t>(i) || sorted.size() != l.reshape_dims.size())
-        return "the transpose is not a permutation of the reshape dimensions";
-  }
-  return "";
+  return l.Problem();
 }
 
 std::vector<std::vector<int64_t>> Groups(const Ctx& c) {
   const auto* g = c.inst.GetAttr<CollectiveDeviceList>("replica_groups");
   if (g == nullptr) return {};
   if (g->is_iota && !IotaProblem(g->iota).empty()) return {};
-  if (g->is_mesh && !g->mesh.Problem().empty()) return {};
   return g->ExpandedGroups();
 }
 

@@ -18,27 +18,6 @@ int64_t FindAxis(const MeshAxesDeviceList& m, absl::string_view name) {
   return it == m.axis_names.end() ? -1 : static_cast<int64_t>(it - m.axis_names.begin());
 }
 
-// Sizes within the device limit, as many devices in `dims` as in
-// `reshape_dims`, and a permutation of the reshape dimensions.
-bool IotaIsWellFormed(const IotaDeviceList& iota) {
-  auto product = [](const std::vector<int64_t>& dims) -> int64_t {
-    int64_t n = 1;
-    for (int64_t d : dims) {
-      if (d < 0 || (d > 0 && n > (int64_t{1} << 24) / d)) return -1;
-      n *= d;
-    }
-    return n;
-  };
-  const int64_t n = product(iota.reshape_dims);
-  if (n < 0 || n != product(iota.dims)) return false;
-  if (iota.transpose_perm.empty()) return true;
-  std::vector<int64_t> perm = iota.transpose_perm;
-  std::sort(perm.begin(), perm.end());
-  for (size_t i = 0; i < perm.size(); ++i)
-    if (perm[i] != static_cast<int64_t>(i)) return false;
-  return perm.size() == iota.reshape_dims.size();
-}
-
 }  // namespace
 
 absl::Status Parser::ParseMeshAxes(MeshAxesDeviceList* out) {
@@ -82,7 +61,8 @@ absl::Status Parser::ParseMeshAxes(MeshAxesDeviceList* out) {
         IotaDeviceList iota;
         HLO_PARSE_ASSIGN_OR_RETURN(iota.dims, ParseBracketIntList());
         HLO_PARSE_RETURN_IF_ERROR(ParseIotaReshape("iota device ids", &iota));
-        if (!IotaIsWellFormed(iota)) return ErrorAt(loc, "malformed iota device ids");
+        std::string problem = iota.Problem();
+        if (!problem.empty()) return ErrorAt(loc, absl::StrCat("iota device ids: ", problem));
         out->device_ids = iota.Expand();
       } else {
         int depth = 0;
