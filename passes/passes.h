@@ -21,5 +21,6 @@ std::unique_ptr<Pass> CreateWhileLoopSimplifierPass();          // simplify-whil
 std::unique_ptr<Pass> CreateWhileLoopInvariantCodeMotionPass(); // while-loop-invariant-code-motion
 std::unique_ptr<Pass> CreateReshapeMoverPass();                 // reshape-mover
 std::unique_ptr<Pass> CreateBatchNormExpanderPass();            // batchnorm_expander
+std::unique_ptr<Pass> CreateMaterializeElidedConstantsPass();  // materialize-elided-constants
 
 }  // namespace hlo

@@ -10,7 +10,7 @@ BUILD_DIR="${BUILD_DIR:-$ROOT/build}"
 
 # Everything a fresh Debian 12 needs to build and test (no numpy/torch).
 HLO_PACKAGES=(
-  g++ cmake ninja-build pkg-config
+  g++ cmake ninja-build pkg-config ccache
   libabsl-dev libre2-dev libgtest-dev libgmock-dev libbenchmark-dev
   libopenblas-dev libopenblas-pthread-dev libfftw3-dev libdnnl-dev libmimalloc-dev
   llvm-14-tools clang-14 libclang-rt-14-dev python3
@@ -49,7 +49,14 @@ configure_and_build() {
   local dir="$1" target="$2"
   shift 2
   log "configure $dir ($*)"
-  cmake -S "$ROOT" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release "$@" </dev/null
+  local launcher=()
+  if command -v ccache >/dev/null; then
+    # The cache lives outside the clone (~/.cache/ccache); paths below ROOT
+    # are hashed relative to it, so a fresh clone elsewhere still hits.
+    export CCACHE_BASEDIR="$ROOT"
+    launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+  fi
+  cmake -S "$ROOT" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release "${launcher[@]}" "$@" </dev/null
   log "build $dir${target:+ (target $target)}"
   if [[ -n "$target" ]]; then
     ninja -C "$dir" -j"$JOBS" $target </dev/null  # $target may name several targets

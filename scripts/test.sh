@@ -4,11 +4,14 @@
 #   2. Release build (Ninja) + ctest                          -> build/
 #   3. ASan+UBSan build (-DHLO_SANITIZE=ON) + ctest           -> build-asan/
 #   4. libFuzzer build with clang-14 + a bounded fuzzing run  -> build-fuzz/
+#   5. XLA:CPU peer comparison (ctest label xla-peer): sets up the pinned
+#      jax/jaxlib environment (scripts/peer-setup.sh) and compares hlo-run
+#      with XLA on the standard suite (tools/xla_peer.py)
 # Every stage runs even if an earlier one failed; the exit status is
 # non-zero if any stage failed.
 #
-# Knobs: JOBS (2), FUZZ_SECONDS (60), HLO_TEST_SANITIZE=0 / HLO_TEST_FUZZ=0
-# to skip stages 3 / 4, HLO_SKIP_DEPS=1, BUILD_DIR / ASAN_BUILD_DIR /
+# Knobs: JOBS (2), FUZZ_SECONDS (60), HLO_TEST_SANITIZE=0 / HLO_TEST_FUZZ=0 /
+# HLO_TEST_PEER=0 to skip stages 3 / 4 / 5, HLO_SKIP_DEPS=1, BUILD_DIR / ASAN_BUILD_DIR /
 # FUZZ_BUILD_DIR, HLO_SHARED_DIR (default ../shared beside the checkout).
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
@@ -52,7 +55,13 @@ run_ctest() {  # run_ctest BUILD_DIR [ctest args...]
 
 stage_release() {
   configure_and_build "$BUILD_DIR" "" "${CMAKE_COMMON[@]}"
-  run_ctest "$BUILD_DIR"
+  # The XLA comparison is its own stage (it needs the peer environment).
+  run_ctest "$BUILD_DIR" -LE xla-peer
+}
+
+stage_peer() {
+  bash "$ROOT/scripts/peer-setup.sh"
+  run_ctest "$BUILD_DIR" -L xla-peer
 }
 
 stage_asan() {
@@ -72,7 +81,7 @@ stage_asan() {
     "${CMAKE_COMMON[@]}"
   # The real models and the optimized-vs-unoptimized sweeps run in the
   # Release stage; under the sanitizers they would take most of CI's time.
-  run_ctest "$ASAN_BUILD_DIR" -LE 'models|equivalence'
+  run_ctest "$ASAN_BUILD_DIR" -LE 'models|equivalence|xla-peer'
 }
 
 stage_fuzz() {
@@ -99,6 +108,9 @@ stage_fuzz() {
 START=$SECONDS
 ensure_deps || { echo "error: could not install the Debian packages" >&2; exit 1; }
 run_stage "release build + ctest" stage_release
+if [[ "${HLO_TEST_PEER:-1}" == 1 ]]; then
+  run_stage "XLA:CPU peer comparison" stage_peer
+fi
 if [[ "${HLO_TEST_SANITIZE:-1}" == 1 ]]; then
   run_stage "ASan+UBSan build + ctest" stage_asan
 fi

@@ -30,6 +30,7 @@
 #include "tools/heap_setup.h"
 #include "tools/literal_compare.h"
 #include "tools/npy.h"
+#include "tools/npy_dir.h"
 #include "tools/run_inputs.h"
 
 namespace hlo {
@@ -48,6 +49,8 @@ struct Options {
   std::string input_module;
   std::string output;
   std::string output_dir;
+  std::string save_inputs;
+  std::string warmup = "0";
   std::string threads;
   std::string replicas;
   std::string partitions;
@@ -123,43 +126,6 @@ absl::Status WriteNpy(const std::string& path, const Literal& value) {
   return WriteOutput(path, *bytes);
 }
 
-void FlattenLeaves(const Literal& value, std::vector<const Literal*>* leaves) {
-  if (value.IsTuple()) {
-    for (const Literal& e : value.tuple_elements()) FlattenLeaves(e, leaves);
-  } else {
-    leaves->push_back(&value);
-  }
-}
-
-absl::Status WriteOutputDir(const std::string& dir, const Literal& result) {
-  struct stat st;
-  if (stat(dir.c_str(), &st) != 0) {
-    if (mkdir(dir.c_str(), 0777) != 0)
-      return absl::InvalidArgumentError(absl::StrCat("cannot create --output-dir '", dir, "'"));
-  } else if (!S_ISDIR(st.st_mode)) {
-    return absl::InvalidArgumentError(absl::StrCat("--output-dir '", dir, "' is not a directory"));
-  }
-  std::vector<const Literal*> leaves;
-  FlattenLeaves(result, &leaves);
-  // Encode every leaf first, so that an unencodable leaf writes nothing.
-  std::vector<std::string> encoded;
-  for (const Literal* leaf : leaves) {
-    if (!leaf->shape().IsArray()) {
-      encoded.emplace_back();  // tokens have no data: no file
-      continue;
-    }
-    absl::StatusOr<std::string> bytes = EncodeNpy(*leaf);
-    if (!bytes.ok()) return bytes.status();
-    encoded.push_back(*std::move(bytes));
-  }
-  for (size_t i = 0; i < leaves.size(); ++i) {
-    if (!leaves[i]->shape().IsArray()) continue;
-    absl::Status st = WriteOutput(absl::StrCat(dir, "/", i, ".npy"), encoded[i]);
-    if (!st.ok()) return st;
-  }
-  return absl::OkStatus();
-}
-
 // Parses and verifies a module.
 absl::StatusOr<std::unique_ptr<Module>> LoadModule(std::shared_ptr<const std::string> text,
                                                    const ParseOptions& options) {
@@ -194,6 +160,10 @@ int Run(int argc, char** argv) {
   flags.AddString("output-dir", &opts.output_dir, "DIR",
                   "write every leaf of the result as DIR/0.npy, DIR/1.npy, ...\n"
                   "(flattened tuple order; bf16/f8 widened to float32)");
+  flags.AddString("save-inputs", &opts.save_inputs, "DIR",
+                  "write the arguments used (from --input or --random-inputs) as\n"
+                  "DIR/0.npy, DIR/1.npy, ... (parameter order, tuples flattened)\n"
+                  "and DIR/inputs.json with their real element types and shapes");
   flags.AddBool("print-literals", &opts.print_literals,
                 "print the arguments and the result with run_hlo_module's headings");
   flags.AddString("threads", &opts.threads, "N", "worker threads (default: all cores)");
@@ -203,6 +173,8 @@ int Run(int argc, char** argv) {
                   "number of partitions (default: the module's num_partitions)");
   flags.AddString("iterations", &opts.iterations, "N",
                   "run N times; prints min and median wall time per run on stderr");
+  flags.AddString("warmup", &opts.warmup, "N",
+                  "run N times before the timed --iterations (default 0)");
   flags.AddString("rng-seed", &opts.rng_seed, "N", "seed of rng / rng-get-and-update-state");
   flags.AddRepeated("infeed", &opts.infeed, "SPEC",
                     "a literal (file or inline) for the next infeed (repeatable)");
@@ -276,6 +248,8 @@ int Run(int argc, char** argv) {
 
   absl::StatusOr<int64_t> iterations = IntFlag("iterations", opts.iterations, 1);
   if (!iterations.ok()) return UsageError(iterations.status().message());
+  absl::StatusOr<int64_t> warmup = IntFlag("warmup", opts.warmup, 0);
+  if (!warmup.ok()) return UsageError(warmup.status().message());
   absl::StatusOr<int64_t> rng_seed = IntFlag("rng-seed", opts.rng_seed, 0);
   if (!rng_seed.ok()) return UsageError(rng_seed.status().message());
   uint64_t random_seed = 0;
@@ -368,9 +342,23 @@ int Run(int argc, char** argv) {
     };
   }
 
+  // Written before the runs, so that a failing run can be reproduced with
+  // exactly these values by another runner.
+  if (!opts.save_inputs.empty()) {
+    std::vector<const Literal*> values;
+    for (const Literal& a : args) values.push_back(&a);
+    absl::Status st = WriteNpyDir(opts.save_inputs, FlattenLeaves(values), "save-inputs",
+                                  "inputs.json", "parameter");
+    if (!st.ok()) return Fail(st.message());
+  }
+
   // Runs.
   std::vector<double> seconds;
   absl::StatusOr<cpu::RunResult> result = absl::UnknownError("not run");
+  for (int64_t it = 0; it < *warmup; ++it) {
+    result = cpu::RunModule(**module, args, run_options);
+    if (!result.ok()) return Fail(result.status().message());
+  }
   for (int64_t it = 0; it < *iterations; ++it) {
     auto start = std::chrono::steady_clock::now();
     result = cpu::RunModule(**module, args, run_options);
@@ -412,7 +400,7 @@ int Run(int argc, char** argv) {
     absl::Status st = WriteNpy(opts.output, value);
     if (!st.ok()) return Fail(st.message());
   } else if (!opts.output_dir.empty()) {
-    absl::Status st = WriteOutputDir(opts.output_dir, value);
+    absl::Status st = WriteNpyDir(opts.output_dir, FlattenLeaves({&value}), "output-dir");
     if (!st.ok()) return Fail(st.message());
   }
   std::string out;
