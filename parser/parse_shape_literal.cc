@@ -5,6 +5,7 @@
 
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
+#include "ir/float_format.h"
 #include "ir/layout_index.h"
 #include "parser/parser_impl.h"
 
@@ -323,45 +324,22 @@ absl::StatusOr<Shape> Parser::ParseShapeTop() {
 
 namespace {
 
-struct FloatInfo {
-  double max_finite;
-  int mantissa_bits;
-  bool has_nan_payload;  // IEEE-like NaN encoding with a payload field
-  int total_bits;
-  int exponent_bits;
-};
-
-FloatInfo GetFloatInfo(PrimitiveType t) {
-  switch (t) {
-    case PrimitiveType::F16: return {65504.0, 10, true, 16, 5};
-    case PrimitiveType::BF16: return {3.38953138925153547590470800371487866880e38, 7, true, 16, 8};
-    case PrimitiveType::F32: return {static_cast<double>(std::numeric_limits<float>::max()), 23, true, 32, 8};
-    case PrimitiveType::F64: return {std::numeric_limits<double>::max(), 52, true, 64, 11};
-    case PrimitiveType::F8E5M2: return {57344.0, 2, true, 8, 5};
-    case PrimitiveType::F8E4M3: return {240.0, 3, true, 8, 4};
-    case PrimitiveType::F8E3M4: return {15.5, 4, true, 8, 3};
-    case PrimitiveType::F8E4M3FN: return {448.0, 3, false, 8, 4};
-    case PrimitiveType::F8E4M3B11FNUZ: return {30.0, 3, false, 8, 4};
-    case PrimitiveType::F8E5M2FNUZ: return {57344.0, 2, false, 8, 5};
-    case PrimitiveType::F8E4M3FNUZ: return {240.0, 3, false, 8, 4};
-    case PrimitiveType::F4E2M1FN: return {6.0, 1, false, 4, 2};
-    case PrimitiveType::F8E8M0FNU: return {1.7014118346046923e38, 0, false, 8, 8};
-    default: return {std::numeric_limits<double>::max(), 52, true, 64, 11};
-  }
+// `v` as XLA's parser hands it to the final rounding into float type `t`:
+// Eigen converts a double to f16 and bf16 through f32 (so 65519.999 becomes
+// 65520 and then overflows f16), ml_dtypes converts to the f8/f4 types in
+// one step. Only the range decision uses it: the stored value keeps the
+// single rounding of docs/semantics.md, which is finite whenever this is.
+double AsParsedByXla(PrimitiveType t, double v) {
+  if ((t == PrimitiveType::F16 || t == PrimitiveType::BF16) && std::isfinite(v))
+    return FloatToDoubleExact(DoubleToFloat(v));
+  return v;
 }
 
-bool HasInfinity(PrimitiveType t) {
-  switch (t) {
-    case PrimitiveType::F8E4M3FN:
-    case PrimitiveType::F8E4M3B11FNUZ:
-    case PrimitiveType::F8E5M2FNUZ:
-    case PrimitiveType::F8E4M3FNUZ:
-    case PrimitiveType::F4E2M1FN:
-    case PrimitiveType::F8E8M0FNU:
-      return false;
-    default:
-      return true;
-  }
+// "[lowest, max]" of a float type, formatted as XLA's range errors print it.
+std::string FiniteRange(PrimitiveType t) {
+  const double max = MaxFiniteValue(t);
+  const double lowest = GetFloatFormat(t)->is_signed ? -max : MinPositiveValue(t);
+  return absl::StrCat("[", lowest, ", ", max, "]");
 }
 
 }  // namespace
@@ -414,7 +392,8 @@ absl::Status Parser::ParseScalarInto(const Shape& shape, Literal* literal, int64
     Next();
     return absl::OkStatus();
   }
-  auto read_real = [&](PrimitiveType ft, double* out, uint64_t* payload,
+  // `component` is "real"/"imaginary" for the parts of a complex value.
+  auto read_real = [&](PrimitiveType ft, const char* component, double* out, uint64_t* payload,
                        bool* negative_nan) -> absl::Status {
     if (kind() != TokKind::kInt && kind() != TokKind::kDecimal)
       return Unexpected(absl::StrCat("a decimal or integer for a ", PrimitiveTypeName(t),
@@ -430,20 +409,29 @@ absl::Status Parser::ParseScalarInto(const Shape& shape, Literal* literal, int64
     }
     *payload = kind() == TokKind::kDecimal ? tok().nan_payload : 0;
     *negative_nan = std::isnan(v) && !tok().text.empty() && tok().text[0] == '-';
-    FloatInfo fi = GetFloatInfo(ft);
+    const FloatFormat& ff = *GetFloatFormat(ft);
     if (std::isfinite(v)) {
-      double limit = fi.max_finite * (1.0 + std::ldexp(1.0, -(fi.mantissa_bits + 1)));
-      if (ft == PrimitiveType::F64) limit = std::numeric_limits<double>::max();
-      if (std::fabs(v) > limit || (std::fabs(v) >= limit && ft != PrimitiveType::F64))
+      // XLA's rule for a real literal: the value is converted to the type
+      // first; it is an error exactly when that conversion is not finite
+      // (overflow past the rounding boundary above the largest finite value,
+      // and for f8e8m0fnu also zero and negative values). Types that
+      // saturate (f4e2m1fn) therefore accept every finite value; inf and nan
+      // are never range-checked. Complex parts get the same rule, where XLA
+      // compares them with the component's maximum as written: XLA's own
+      // printer writes c64 FLT_MAX as 3.40282347e+38, just above it, and the
+      // printed form must parse back (docs/semantics.md "Literal range").
+      if (!std::isfinite(DecodeFloat(ft, EncodeFloat(ft, AsParsedByXla(ft, v))))) {
+        if (component != nullptr)
+          return ErrorAtTok(absl::StrCat(component, " part ", tok().text,
+                                         " is out of range for literal's primitive type ",
+                                         type_upper, ", namely ", FiniteRange(ft), "."));
         return ErrorAtTok(absl::StrCat("value ", tok().text,
                                        " is out of range for literal's primitive type ",
-                                       UpperTypeName(ft), " (largest finite value ", fi.max_finite,
-                                       ")"));
-    } else if (std::isinf(v) && !HasInfinity(ft)) {
-      // Conversion saturates/produces NaN; accepted like XLA does.
+                                       type_upper, " namely ", FiniteRange(ft), "."));
+      }
     }
     if (*payload != 0) {
-      if (!fi.has_nan_payload || (*payload >> fi.mantissa_bits) != 0) {
+      if (ff.nan != NanEncoding::kIeee || (*payload >> ff.mantissa_bits) != 0) {
         return ErrorAtTok(absl::StrCat("tries to set NaN payload 0x", absl::Hex(*payload),
                                        " which does not fit the NaN encoding of ",
                                        UpperTypeName(ft)));
@@ -455,11 +443,11 @@ absl::Status Parser::ParseScalarInto(const Shape& shape, Literal* literal, int64
   };
   auto set_float = [&](int64_t s, double v, uint64_t payload, bool neg_nan) {
     if (std::isnan(v) && payload != 0) {
-      FloatInfo fi = GetFloatInfo(t);
-      uint64_t exp_mask = ((uint64_t{1} << fi.exponent_bits) - 1) << fi.mantissa_bits;
+      const FloatFormat& ff = *GetFloatFormat(t);
+      uint64_t exp_mask = ((uint64_t{1} << ff.exponent_bits) - 1) << ff.mantissa_bits;
       uint64_t bits = exp_mask | payload;
-      if (neg_nan) bits |= uint64_t{1} << (fi.total_bits - 1);
-      switch (fi.total_bits) {
+      if (neg_nan) bits |= ff.sign_mask();
+      switch (ff.total_bits) {
         case 64: literal->SetRaw<uint64_t>(s, bits); break;
         case 32: literal->SetRaw<uint32_t>(s, static_cast<uint32_t>(bits)); break;
         case 16: literal->SetRaw<uint16_t>(s, static_cast<uint16_t>(bits)); break;
@@ -475,7 +463,7 @@ absl::Status Parser::ParseScalarInto(const Shape& shape, Literal* literal, int64
     double v;
     uint64_t payload;
     bool neg_nan;
-    HLO_PARSE_RETURN_IF_ERROR(read_real(t, &v, &payload, &neg_nan));
+    HLO_PARSE_RETURN_IF_ERROR(read_real(t, nullptr, &v, &payload, &neg_nan));
     set_float(slot, v, payload, neg_nan);
     return absl::OkStatus();
   }
@@ -486,12 +474,12 @@ absl::Status Parser::ParseScalarInto(const Shape& shape, Literal* literal, int64
     bool neg_nan;
     if (kind() == TokKind::kLparen) {
       Next();
-      HLO_PARSE_RETURN_IF_ERROR(read_real(ct, &re, &payload, &neg_nan));
+      HLO_PARSE_RETURN_IF_ERROR(read_real(ct, "real", &re, &payload, &neg_nan));
       HLO_PARSE_RETURN_IF_ERROR(Expect(TokKind::kComma, "',' between the real and imaginary parts"));
-      HLO_PARSE_RETURN_IF_ERROR(read_real(ct, &im, &payload, &neg_nan));
+      HLO_PARSE_RETURN_IF_ERROR(read_real(ct, "imaginary", &im, &payload, &neg_nan));
       HLO_PARSE_RETURN_IF_ERROR(Expect(TokKind::kRparen, "')' after a complex value"));
     } else {
-      HLO_PARSE_RETURN_IF_ERROR(read_real(ct, &re, &payload, &neg_nan));
+      HLO_PARSE_RETURN_IF_ERROR(read_real(ct, "real", &re, &payload, &neg_nan));
     }
     literal->SetComplex(slot, std::complex<double>(re, im));
     return absl::OkStatus();
