@@ -62,9 +62,18 @@ absl::Status Parser::ParseInstruction(Scope* scope, bool* saw_root, Instruction*
     name = tok().text;
     eq_glued = true;
     Next();
-  } else if (scope->create_missing_params && (AtShapeStart() || kind() == TokKind::kIdent)) {
+  } else if (scope->create_missing_params && AtShapeStart()) {
     // Single-instruction mode allows `shape opcode(...)` without a name.
     name = absl::string_view();
+  } else if (scope->create_missing_params && kind() == TokKind::kIdent &&
+             lexer_.PeekChar() == '(' && LookupOpcode(tok().text)) {
+    // XLA's parser reads a single instruction as `name = ...` unless it
+    // starts with a shape, so a bare `multiply(...)` is rejected there; it
+    // would have no declared result shape to check the operands against.
+    return ErrorAtTok(absl::StrCat(
+        "expects '=' in instruction: the single instruction '", tok().text,
+        "(...)' has neither `name =` nor a result shape before its opcode (write `name = ",
+        tok().text, "(...)` or `shape ", tok().text, "(...)`)"));
   } else {
     if (kind() == TokKind::kIdent && IsKeyword(tok().text))
       return ErrorAtTok(absl::StrCat("expects an instruction name, but sees the reserved word '",

@@ -368,6 +368,29 @@ TEST(ParseModuleTest, SingleInstructionMode) {
   EXPECT_FALSE(ParseModule("a = f32[] parameter(0)\nb = f32[] parameter(1)").ok());
 }
 
+// XLA reads a single instruction as `name = ...` unless it starts with a
+// shape: an opcode first (no name, no result shape) is an error there, with
+// or without operand shapes, and must be one here, located at the opcode.
+TEST(ParseModuleTest, SingleInstructionNeedsNameOrShape) {
+  for (absl::string_view text : {"multiply(f32[2,4]{1,0} %a, f32[2,4]{1,0} %b)",
+                                 "multiply(f32[2,4], f32[2,4])", "ROOT add(f32[] x, f32[] y)"}) {
+    std::string e = ParseError(text);
+    EXPECT_TRUE(absl::StrContains(e, "expects '=' in instruction")) << text << "\n" << e;
+  }
+  std::string e = ParseError("  multiply(f32[2,4] %a, f32[2,4] %b)");
+  EXPECT_TRUE(absl::StrContains(e, "t.hlo:1:3: error:")) << e;
+  // Each accepted form of XLA's SingleOp tests still parses.
+  for (absl::string_view text : {"%r = f32[2,4] multiply(f32[2,4] %a, f32[2,4] %b)",
+                                 "%r = multiply(f32[2,4] %a, f32[2,4] %b)",
+                                 "f32[2,4]{1,0} multiply(f32[2,4]{1,0}, f32[2,4]{1,0})",
+                                 "%r = f32[2,4]{1,0} multiply(f32[2,4]{1,0}, f32[2,4]{1,0})"}) {
+    auto m = ParseModule(text);
+    ASSERT_TRUE(m.ok()) << text << "\n" << m.status().message();
+    EXPECT_EQ((*m)->entry()->root()->opcode(), Opcode::kMultiply) << text;
+    EXPECT_EQ((*m)->entry()->num_parameters(), 2) << text;
+  }
+}
+
 TEST(ParseModuleTest, NestedAnonymousInstructions) {
   auto m = MustParse(R"(HloModule test
 ENTRY test {
@@ -529,8 +552,8 @@ TEST(ParseModuleTest, MiscSemantics) {
   ASSERT_NE(dims, nullptr);
   EXPECT_TRUE(dims->empty());
   EXPECT_FALSE(ParseModule("ENTRY e {\n  a = f32[3] parameter(0)\n  ROOT b = f32[2,3] broadcast(a)\n}").ok());
-  // Unnamed single instruction whose first token is an opcode.
-  auto s = ParseModule("add(f32[10] x, f32[10] y)");
+  // A named single instruction may leave its result shape to inference.
+  auto s = ParseModule("s = add(f32[10] x, f32[10] y)");
   ASSERT_TRUE(s.ok()) << s.status().message();
   EXPECT_EQ((*s)->entry()->root()->opcode(), Opcode::kAdd);
   EXPECT_EQ(ToStdVector((*s)->entry()->root()->shape().dims()), (std::vector<int64_t>{10}));
