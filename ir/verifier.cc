@@ -760,24 +760,35 @@ class Verifier {
     }
   }
 
-  // Async wrapped computations hold only parameters and the root (or only
-  // send/recv); fused computations have no dead instructions.
+  // Async wrapped computations: XLA's verifier checks their contents only on
+  // the main execution thread and exempts "async barrier" computations
+  // (every instruction but the root is a parameter or a get-tuple-element)
+  // and collective groups (the async-start carries the `_collectives_group`
+  // frontend attribute); what remains must be parameters and the root. An
+  // earlier XLA revision also exempted send/recv-only computations (send,
+  // recv, bitcast, parameter, tuple), still accepted here so that its dumps
+  // verify. Fused computations have no dead instructions.
   void CheckCalledComputationContents(const Instruction& inst) {
     if (inst.opcode() == Opcode::kAsyncStart) {
       const auto* called = inst.GetAttr<Computation*>("calls");
       if (called == nullptr || *called == nullptr || (*called)->root() == nullptr) return;
       const Computation* w = *called;
-      bool only_send_recv = true, single = true;
+      if (w->execution_thread() != "main") return;
+      if (const auto* fa = inst.GetAttr<FrontendAttributes>("frontend_attributes"))
+        if (fa->count("_collectives_group") != 0) return;
+      bool barrier = true, send_recv = true;
       for (const Instruction* i : w->instructions()) {
         const Opcode o = i->opcode();
-        if (!OneOf(o, {Opcode::kSend, Opcode::kRecv, Opcode::kSendDone, Opcode::kRecvDone,
-                       Opcode::kParameter, Opcode::kTuple, Opcode::kGetTupleElement, Opcode::kAfterAll}))
-          only_send_recv = false;
-        if (i != w->root() && o != Opcode::kParameter) single = false;
+        if (i != w->root() && !OneOf(o, {Opcode::kParameter, Opcode::kGetTupleElement}))
+          barrier = false;
+        if (!OneOf(o, {Opcode::kSend, Opcode::kRecv, Opcode::kBitcast, Opcode::kParameter,
+                       Opcode::kTuple}))
+          send_recv = false;
       }
-      if (!single && !only_send_recv)
-        ReportComp(
-            *w, "an asynchronous computation may contain only its parameters and the root instruction");
+      if (!barrier && !send_recv)
+        ReportComp(*w,
+                   "an asynchronous computation on the main thread may contain only its "
+                   "parameters, get-tuple-elements and the root instruction");
     } else if (inst.opcode() == Opcode::kFusion) {
       const auto* called = inst.GetAttr<Computation*>("calls");
       if (called == nullptr || *called == nullptr || (*called)->root() == nullptr) return;

@@ -21,6 +21,7 @@
 #include "gtest/gtest.h"
 #include "ir/module.h"
 #include "ir/shape_inference.h"
+#include "ir/verifier_test_util.h"
 #include "parser/parser.h"
 
 namespace hlo {
@@ -170,14 +171,6 @@ TEST(VerifierTest, CapsDiagnostics) {
 // ---------------------------------------------------------------------------
 // Parsed modules
 // ---------------------------------------------------------------------------
-
-absl::Status ParseAndVerify(absl::string_view text) {
-  ParseOptions opts;
-  opts.filename = "test.hlo";
-  auto m = ParseModule(text, opts);
-  if (!m.ok()) return absl::Status(m.status().code(), absl::StrCat("PARSE: ", m.status().message()));
-  return VerifyModule(**m);
-}
 
 TEST(VerifierParsedTest, ValidModule) {
   constexpr char kText[] = R"(HloModule m, entry_computation_layout={(f32[4]{0})->f32[]}
