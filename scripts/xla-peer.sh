@@ -25,7 +25,7 @@ bash "$ROOT/scripts/peer-setup.sh"
 args=("$@")
 if [[ ${#args[@]} -eq 0 ]]; then
   args=(--suite --threads=1,2 --no-opt --expect "$ROOT/testdata/xla_peer/expected.tsv"
-        --markdown "$ROOT/docs/xla-comparison-table.md")
+        --markdown "$ROOT/docs/xla-comparison.md" --models-markdown "$ROOT/docs/performance.md")
 fi
 exec "$VENV/bin/python" "$ROOT/tools/xla_peer.py" --python "$VENV/bin/python" \
   --hlo-run "$BUILD_DIR/tools/hlo-run" --hlo-opt "$BUILD_DIR/tools/hlo-opt" "${args[@]}"

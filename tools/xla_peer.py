@@ -176,17 +176,26 @@ def run_ours(hlo_run, module_path, work, tag, seed, threads, cpus, runs, warmup,
     cmd.append("--no-opt")
   if save_inputs:
     cmd.append("--save-inputs=" + os.path.join(work, "inputs"))
+  t0 = time.perf_counter()
   try:
     p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=timeout,
                        stdin=subprocess.DEVNULL)
   except subprocess.TimeoutExpired:
     return {"ok": False, "message": "hlo-run timed out after %d s" % timeout}
+  wall = time.perf_counter() - t0
   err = p.stderr.decode("utf-8", "replace")
   if p.returncode != 0:
     lines = [l for l in err.splitlines() if "error" in l] or err.splitlines() or ["exit %d" % p.returncode]
     return {"ok": False, "message": lines[0].strip()[:300]}
   m = re.search(r"median ([0-9.e+-]+) s per run", err)
-  return {"ok": True, "dir": out_dir, "ms": float(m.group(1)) * 1e3 if m else None}
+  return {"ok": True, "dir": out_dir, "ms": float(m.group(1)) * 1e3 if m else None,
+          "wall": wall}
+
+
+def timed_runs(runs, one_run_seconds, budget):
+  """How many timed runs fit the per-module time budget (at least 2, for a
+  median, at most `runs`)."""
+  return max(2, min(runs, int(budget / max(one_run_seconds, 1e-6))))
 
 
 # ---------------------------------------------------------------------------
@@ -374,15 +383,23 @@ def xla_execute(req, jax, backend, xc):
 
   donates = bool(req.get("donates"))
   args = put()
+  t0 = time.perf_counter()
   outs = run(args)
+  first = time.perf_counter() - t0
   results = [np.asarray(o) for o in outs]
   times = []
-  for i in range(req["warmup"] + req["runs"]):
+  budget = req.get("budget", 1e9)
+  # A run slower than the budget is timed once more (the first run served
+  # as its warm-up); faster ones as often as the budget allows.
+  runs = req["runs"] and (1 if first > budget else
+                          max(2, min(req["runs"], int(budget / max(first, 1e-6)))))
+  warmup = req["warmup"] if first < req.get("budget", 1e9) else 0
+  for i in range(warmup + runs):
     if donates:
       args = put()
     t0 = time.perf_counter()
     run(args)
-    if i >= req["warmup"]:
+    if i >= warmup:
       times.append((time.perf_counter() - t0) * 1e3)
   os.makedirs(req["outputs"], exist_ok=True)
   for i, r in enumerate(results):
@@ -553,10 +570,20 @@ def compare_module(args, name, text, work, workers):
     cpus = ",".join(str(c) for c in args.cpu_list[:threads])
     results = {}
     for tag, no_opt in modes:
+      # A first run for the values; timed runs after it (their count fits
+      # --time-budget: slow modules get fewer).
       results[tag] = run_ours(args.hlo_run, module_path, work, "%s-%d" % (tag, threads),
-                              args.seed, threads, cpus, args.runs, args.warmup, no_opt,
+                              args.seed, threads, cpus, 0, 0, no_opt,
                               args.timeout, save_inputs=(t_i == 0 and tag == "opt"),
                               devices=(replicas, partitions))
+      if args.runs > 0 and results[tag]["ok"]:
+        wall = results[tag]["wall"]
+        timed = run_ours(args.hlo_run, module_path, work, "time-%s-%d" % (tag, threads),
+                         args.seed, threads, cpus, timed_runs(args.runs, wall, args.time_budget),
+                         args.warmup if wall < args.time_budget else 0, no_opt, args.timeout,
+                         save_inputs=False, devices=(replicas, partitions))
+        if timed["ok"]:
+          results[tag]["ms"] = timed["ms"]
     inputs = os.path.join(work, "inputs")
     if t_i == 0 and not results["opt"]["ok"] and any(r["ok"] for r in results.values()):
       # Inputs are saved by the -O run; the --no-opt run saves them instead.
@@ -567,7 +594,8 @@ def compare_module(args, name, text, work, workers):
         "module": module_path,
         "inputs": inputs if os.path.exists(os.path.join(inputs, "inputs.json")) else None,
         "outputs": os.path.join(work, "xla-%d" % threads), "runs": args.runs,
-        "warmup": args.warmup, "replicas": replicas, "partitions": partitions,
+        "warmup": args.warmup, "budget": args.time_budget, "replicas": replicas,
+        "partitions": partitions,
         "donates": "input_output_alias" in text})
     for tag, _ in modes:
       ours = results[tag]
@@ -664,14 +692,32 @@ def print_text(rows, args, fh):
     fh.write("  ".join(cells).rstrip() + "\n")
 
 
-def write_markdown(rows, args, path, summary):
+BEGIN_MARK = "<!-- xla_peer.py table: begin -->"
+END_MARK = "<!-- xla_peer.py table: end -->"
+
+
+def markdown_table(rows, args, summary):
   table = table_rows(rows, args)
+  out = [summary, "", "| " + " | ".join(table[0]) + " |", "|" + "---|" * len(table[0])]
+  for r in table[1:]:
+    out.append("| " + " | ".join(c.replace("|", "\\|") for c in r) + " |")
+  return "\n".join(out) + "\n"
+
+
+def write_markdown(path, body):
+  """Replaces the text between the table markers of `path`, or writes the
+  whole file when it has none (or does not exist)."""
+  text = None
+  if os.path.exists(path):
+    with open(path, encoding="utf-8") as fh:
+      old = fh.read()
+    b, e = old.find(BEGIN_MARK), old.find(END_MARK)
+    if 0 <= b < e:
+      text = old[:b + len(BEGIN_MARK)] + "\n" + body + old[e:]
+  if text is None:
+    text = body
   with open(path + ".tmp", "w", encoding="utf-8") as fh:
-    fh.write(summary + "\n\n")
-    fh.write("| " + " | ".join(table[0]) + " |\n")
-    fh.write("|" + "---|" * len(table[0]) + "\n")
-    for r in table[1:]:
-      fh.write("| " + " | ".join(c.replace("|", "\\|") for c in r) + " |\n")
+    fh.write(text)
   os.replace(path + ".tmp", path)
 
 
@@ -709,6 +755,9 @@ def main():
                   help="comma-separated thread counts (each side pinned to that many cores)")
   ap.add_argument("--runs", type=int, default=5, help="timed runs per side (median)")
   ap.add_argument("--warmup", type=int, default=1, help="untimed runs first")
+  ap.add_argument("--time-budget", type=float, default=5.0,
+                  help="seconds of timed runs per module and side; slower modules get fewer "
+                       "runs (at least 2)")
   ap.add_argument("--seed", type=int, default=1, help="seed of the random inputs")
   ap.add_argument("--no-opt", action="store_true", help="also compare hlo-run --no-opt")
   ap.add_argument("--abs-error-bound", type=float, default=1e-3)
@@ -721,7 +770,10 @@ def main():
   ap.add_argument("--devices", help="TSV of device counts for modules that imply them "
                   "(glob, replicas, partitions, why); default with --suite: "
                   "testdata/xla_peer/devices.tsv")
-  ap.add_argument("--markdown", help="write the table as markdown to this file")
+  ap.add_argument("--markdown", help="write the table as markdown to this file (between its "
+                  "table markers, if it has them)")
+  ap.add_argument("--models-markdown",
+                  help="write the rows of models (paths with /models/) as markdown to this file")
   ap.add_argument("--json", help="write the rows as JSON to this file")
   ap.add_argument("--keep", help="keep each module's inputs and both runners' outputs under "
                   "this directory (one folder per module) to look into a disagreement")
@@ -798,7 +850,10 @@ def main():
   print_text(rows, args, sys.stdout)
   sys.stdout.write("\n" + summary + "\n")
   if args.markdown:
-    write_markdown(rows, args, args.markdown, summary)
+    write_markdown(args.markdown, markdown_table(rows, args, summary))
+  if args.models_markdown:
+    models = [r for r in rows if "/models/" in r["module"]]
+    write_markdown(args.models_markdown, markdown_table(models, args, summary))
   if args.json:
     with open(args.json, "w", encoding="utf-8") as fh:
       json.dump({"summary": summary, "rows": rows}, fh, indent=1)
