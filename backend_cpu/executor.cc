@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <mutex>
 #include <thread>
 
@@ -10,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "backend_cpu/collectives.h"
 #include "backend_cpu/op_eval.h"
+#include "backend_cpu/profile.h"
 #include "ir/printer.h"
 #include "ir/verifier.h"
 #include "parser/parser.h"
@@ -79,6 +81,7 @@ class Program {
 // threads at once (e.g. a parallel map), so the bookkeeping is thread-safe.
 struct Device {
   const Program* program = nullptr;
+  Profiler* profiler = nullptr;  // device 0 only, when profiling
   OpContext ctx;
   uint64_t rng_state = 0;
   std::atomic<int64_t> live_bytes{0};
@@ -103,6 +106,21 @@ struct Device {
 // Nesting depth of computation calls on this thread (guards against
 // runaway recursion through called computations).
 thread_local int call_depth = 0;
+
+// Profiling state of this thread. Instructions of computations called by
+// control flow (while, conditional, call) are profiled one by one; those a
+// kernel calls (reducers, comparators, map bodies) are part of their op.
+thread_local bool profile_suspended = false;
+thread_local double profile_nested_seconds = 0;
+
+bool CallsAreProfiled(Opcode op) {
+  return op == Opcode::kWhile || op == Opcode::kConditional || op == Opcode::kCall ||
+         op == Opcode::kAsyncStart || op == Opcode::kAsyncDone;
+}
+
+double NowSeconds() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
 
 std::string LineSuffix(const Instruction& instr) {
   return instr.loc().line > 0 ? absl::StrCat(" (line ", instr.loc().line, ")") : std::string();
@@ -146,7 +164,24 @@ absl::StatusOr<Literal> Evaluate(const Computation& computation,
         status = absl::InternalError(absl::StrCat("%", instr.name(), ": operand not scheduled"));
         break;
       }
+      const bool profiled = device.profiler != nullptr && !profile_suspended;
+      double start = 0, outer_nested = 0;
+      if (profiled) {
+        outer_nested = profile_nested_seconds;
+        profile_nested_seconds = 0;
+        profile_suspended = !CallsAreProfiled(instr.opcode());
+        start = NowSeconds();
+      }
       absl::StatusOr<Literal> r = FamilyOf(instr.opcode())(instr, operands, device.ctx);
+      if (profiled) {
+        const double elapsed = NowSeconds() - start;
+        profile_suspended = false;
+        int64_t read = 0;
+        for (const Literal* o : operands) read += LiteralBytes(*o);
+        device.profiler->Record(instr, elapsed - profile_nested_seconds, read,
+                                r.ok() ? LiteralBytes(*r) : 0);
+        profile_nested_seconds = outer_nested + elapsed;
+      }
       if (!r.ok()) {
         // Errors from nested computations already name their instruction.
         status = r.status();
@@ -247,6 +282,7 @@ absl::StatusOr<RunResult> RunModule(const Module& module, absl::Span<const Liter
   for (int64_t d = 0; d < devices; ++d) {
     Device& dev = device[d];
     dev.program = &program;
+    dev.profiler = d == 0 ? options.profiler : nullptr;
     dev.rng_state = options.rng_seed;
     dev.ctx.replica_id = d / partitions;
     dev.ctx.partition_id = d % partitions;
@@ -260,6 +296,7 @@ absl::StatusOr<RunResult> RunModule(const Module& module, absl::Span<const Liter
       return Evaluate(c, a, dev);
     };
   }
+  const double run_start = NowSeconds();
   if (devices == 1) {
     results[0] = Evaluate(*entry, arg_ptrs, device[0]);
   } else {
@@ -292,6 +329,7 @@ absl::StatusOr<RunResult> RunModule(const Module& module, absl::Span<const Liter
                                                 ", partition ", failed % partitions, "): ",
                                                 st.message()));
   }
+  if (options.profiler != nullptr) options.profiler->AddRun(NowSeconds() - run_start);
   RunResult out;
   for (int64_t d = 0; d < devices; ++d) out.results.push_back(*std::move(results[d]));
   out.peak_bytes = device[0].peak_bytes.load();

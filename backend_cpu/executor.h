@@ -20,6 +20,8 @@
 
 namespace hlo::cpu {
 
+class Profiler;
+
 struct RunOptions {
   int64_t replica_count = 0;    // 0 = the module header's replica_count (default 1)
   int64_t partition_count = 0;  // 0 = the module header's num_partitions (default 1)
@@ -31,6 +33,8 @@ struct RunOptions {
   // Called once per position (under a lock); every device reads the same
   // value at the same position.
   std::function<Literal(const Shape&, int64_t)> infeed_fallback;
+  // When set, device 0 records every instruction it runs (backend_cpu/profile.h).
+  Profiler* profiler = nullptr;
 };
 
 struct RunResult {

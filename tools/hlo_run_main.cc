@@ -20,6 +20,8 @@
 #include "absl/strings/str_format.h"
 #include "backend_cpu/custom_call.h"
 #include "backend_cpu/executor.h"
+#include "backend_cpu/machine_rates.h"
+#include "backend_cpu/profile.h"
 #include "backend_cpu/thread_pool.h"
 #include "ir/printer.h"
 #include "ir/verifier.h"
@@ -51,6 +53,10 @@ struct Options {
   std::string output_dir;
   std::string save_inputs;
   std::string warmup = "0";
+  std::string profile;       // "" = off, else the number of rows (0 = all)
+  std::string profile_json;
+  std::string machine_bandwidth;
+  std::string machine_gflops;
   std::string threads;
   std::string replicas;
   std::string partitions;
@@ -175,6 +181,16 @@ int Run(int argc, char** argv) {
                   "run N times; prints min and median wall time per run on stderr");
   flags.AddString("warmup", &opts.warmup, "N",
                   "run N times before the timed --iterations (default 0)");
+  flags.AddOptionalValue("profile", &opts.profile, "N", "20",
+                         "after the runs, print the N most expensive instructions of device 0\n"
+                         "on stderr (0 = all): time, share, bytes, GB/s, GFLOP/s and each\n"
+                         "one's lower bound on this machine (docs/hlo-run.md)");
+  flags.AddString("profile-json", &opts.profile_json, "FILE",
+                  "write the whole profile as JSON (implies profiling)");
+  flags.AddString("machine-bandwidth", &opts.machine_bandwidth, "GB/s",
+                  "memory bandwidth for the profile's bounds (default: measured once, cached)");
+  flags.AddString("machine-gflops", &opts.machine_gflops, "GFLOP/s",
+                  "f32 GEMM rate for the profile's bounds (default: measured once, cached)");
   flags.AddString("rng-seed", &opts.rng_seed, "N", "seed of rng / rng-get-and-update-state");
   flags.AddRepeated("infeed", &opts.infeed, "SPEC",
                     "a literal (file or inline) for the next infeed (repeatable)");
@@ -342,6 +358,33 @@ int Run(int argc, char** argv) {
     };
   }
 
+  std::unique_ptr<cpu::Profiler> profiler;
+  if (!opts.profile.empty() || !opts.profile_json.empty()) {
+    if (!opts.profile.empty()) {
+      absl::StatusOr<int64_t> rows = IntFlag("profile", opts.profile, 0);
+      if (!rows.ok()) return UsageError(rows.status().message());
+    }
+    cpu::MachineRates rates;
+    double given = 0;
+    if (!opts.machine_bandwidth.empty() || !opts.machine_gflops.empty()) {
+      if (opts.machine_bandwidth.empty() || opts.machine_gflops.empty())
+        return UsageError("--machine-bandwidth and --machine-gflops go together");
+      if (!absl::SimpleAtod(opts.machine_bandwidth, &given) || !(given > 0))
+        return UsageError(absl::StrCat("--machine-bandwidth needs a number > 0 (GB/s), got '",
+                                       opts.machine_bandwidth, "'"));
+      rates.bytes_per_second = given * 1e9;
+      if (!absl::SimpleAtod(opts.machine_gflops, &given) || !(given > 0))
+        return UsageError(absl::StrCat("--machine-gflops needs a number > 0, got '",
+                                       opts.machine_gflops, "'"));
+      rates.flops_per_second = given * 1e9;
+      rates.source = "given";
+    } else {
+      rates = cpu::GetMachineRates();
+    }
+    profiler = std::make_unique<cpu::Profiler>(rates);
+    run_options.profiler = profiler.get();
+  }
+
   // Written before the runs, so that a failing run can be reproduced with
   // exactly these values by another runner.
   if (!opts.save_inputs.empty()) {
@@ -356,7 +399,9 @@ int Run(int argc, char** argv) {
   std::vector<double> seconds;
   absl::StatusOr<cpu::RunResult> result = absl::UnknownError("not run");
   for (int64_t it = 0; it < *warmup; ++it) {
-    result = cpu::RunModule(**module, args, run_options);
+    cpu::RunOptions untimed = run_options;
+    untimed.profiler = nullptr;
+    result = cpu::RunModule(**module, args, untimed);
     if (!result.ok()) return Fail(result.status().message());
   }
   for (int64_t it = 0; it < *iterations; ++it) {
@@ -367,7 +412,9 @@ int Run(int argc, char** argv) {
   }
   for (const std::string& note : result->notes) Message("note", note);
   if (compare) {
-    absl::StatusOr<cpu::RunResult> expected = cpu::RunModule(*reference, args, run_options);
+    cpu::RunOptions reference_options = run_options;
+    reference_options.profiler = nullptr;
+    absl::StatusOr<cpu::RunResult> expected = cpu::RunModule(*reference, args, reference_options);
     if (!expected.ok())
       return Fail(absl::StrCat("the reference (unoptimized) run failed: ",
                                expected.status().message()));
@@ -389,6 +436,18 @@ int Run(int argc, char** argv) {
                                             : (sorted[sorted.size() / 2 - 1] + sorted[sorted.size() / 2]) / 2;
     Message("note", absl::StrFormat("%d runs: min %.6f s, median %.6f s per run", *iterations,
                                     sorted.front(), median));
+  }
+  if (profiler != nullptr) {
+    if (!opts.profile.empty()) {
+      int64_t rows = 20;
+      absl::SimpleAtoi(opts.profile, &rows);
+      std::string table = cpu::FormatProfile(*profiler, rows);
+      fwrite(table.data(), 1, table.size(), stderr);
+    }
+    if (!opts.profile_json.empty()) {
+      absl::Status st = WriteOutput(opts.profile_json, cpu::ProfileJson(*profiler));
+      if (!st.ok()) return Fail(st.message());
+    }
   }
   if (opts.peak_memory)
     Message("note", absl::StrCat("peak memory of live values: ", result->peak_bytes, " bytes"));

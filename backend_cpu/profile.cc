@@ -1,0 +1,195 @@
+#include "backend_cpu/profile.h"
+
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "ir/cost_model.h"
+#include "ir/printer.h"
+
+namespace hlo::cpu {
+
+bool IsViewOrControl(Opcode op) {
+  switch (op) {
+    case Opcode::kParameter:
+    case Opcode::kConstant:
+    case Opcode::kTuple:
+    case Opcode::kGetTupleElement:
+    case Opcode::kBitcast:
+    case Opcode::kWhile:
+    case Opcode::kConditional:
+    case Opcode::kCall:
+    case Opcode::kAfterAll:
+    case Opcode::kAddDependency:
+    case Opcode::kOptimizationBarrier:
+      return true;
+    default:
+      return false;
+  }
+}
+
+namespace {
+
+// Bytes an op must move at the least: ops that read a part of an operand
+// (slices, gathers) read only what they return, and in-place updates
+// (dynamic-update-slice, scatter) touch only the update's elements, as
+// XLA's cost analysis counts them.
+void MinimalTraffic(const Instruction& instr, int64_t* read, int64_t* written) {
+  switch (instr.opcode()) {
+    case Opcode::kSlice:
+    case Opcode::kDynamicSlice:
+    case Opcode::kGather: {
+      int64_t indices = 0;
+      for (size_t i = 1; i < instr.operands().size(); ++i)
+        indices += ShapeBytes(instr.operand(i)->shape());
+      *read = *written + indices;
+      break;
+    }
+    case Opcode::kDynamicUpdateSlice:
+    case Opcode::kScatter: {
+      int64_t rest = 0;
+      for (size_t i = 1; i < instr.operands().size(); ++i) rest += ShapeBytes(instr.operand(i)->shape());
+      *read = rest;
+      *written = instr.opcode() == Opcode::kScatter ? rest : ShapeBytes(instr.operand(1)->shape());
+      break;
+    }
+    default:
+      break;
+  }
+}
+
+}  // namespace
+
+void Profiler::Record(const Instruction& instr, double seconds, int64_t bytes_read,
+                      int64_t bytes_written) {
+  InstructionProfile& row = rows_[&instr];
+  row.instr = &instr;
+  ++row.count;
+  row.seconds += seconds;
+  if (IsViewOrControl(instr.opcode())) return;  // no traffic of its own in a plan
+  MinimalTraffic(instr, &bytes_read, &bytes_written);
+  row.bytes_read += static_cast<double>(bytes_read);
+  row.bytes_written += static_cast<double>(bytes_written);
+  const OpCost cost = EstimateCost(instr);
+  row.flops += cost.flops;
+  row.transcendentals += cost.transcendentals;
+  double bound = 0;
+  if (rates_.bytes_per_second > 0)
+    bound = static_cast<double>(bytes_read + bytes_written) / rates_.bytes_per_second;
+  if (rates_.flops_per_second > 0) bound = std::max(bound, cost.flops / rates_.flops_per_second);
+  row.bound_seconds += bound;
+}
+
+std::vector<InstructionProfile> Profiler::SortedRows() const {
+  std::vector<InstructionProfile> rows;
+  for (const auto& [instr, row] : rows_) rows.push_back(row);
+  std::sort(rows.begin(), rows.end(), [](const InstructionProfile& a, const InstructionProfile& b) {
+    if (a.seconds != b.seconds) return a.seconds > b.seconds;
+    return a.instr->name() < b.instr->name();
+  });
+  return rows;
+}
+
+namespace {
+
+double Sum(const std::vector<InstructionProfile>& rows, double InstructionProfile::*field) {
+  double s = 0;
+  for (const InstructionProfile& r : rows) s += r.*field;
+  return s;
+}
+
+std::string Rate(double amount, double seconds, double unit) {
+  if (seconds <= 0 || amount <= 0) return "-";
+  return absl::StrFormat("%.2f", amount / seconds / unit);
+}
+
+std::string Ms(double seconds) { return absl::StrFormat("%.3f", seconds * 1e3); }
+
+}  // namespace
+
+std::string FormatProfile(const Profiler& p, int64_t limit) {
+  const std::vector<InstructionProfile> rows = p.SortedRows();
+  const double runs = std::max<int64_t>(1, p.runs());
+  const double run = p.run_seconds() / runs;
+  const double in_ops = Sum(rows, &InstructionProfile::seconds) / runs;
+  const double bound = Sum(rows, &InstructionProfile::bound_seconds) / runs;
+  std::string out = absl::StrFormat(
+      "profile of device 0, %d run%s: %s ms per run, %s ms in instructions, %s ms outside any "
+      "(scheduling, copies between ops, allocation)\n"
+      "machine: %.1f GB/s memory bandwidth, %.1f GFLOP/s f32 GEMM (%s); module bound %s ms "
+      "per run (%.2fx of it)\n",
+      p.runs(), p.runs() == 1 ? "" : "s", Ms(run), Ms(in_ops), Ms(std::max(0.0, run - in_ops)),
+      p.rates().bytes_per_second / 1e9, p.rates().flops_per_second / 1e9, p.rates().source,
+      Ms(bound), bound > 0 ? run / bound : 0.0);
+  absl::StrAppend(&out, absl::StrFormat("%5s %6s %10s %10s %6s %10s %8s %9s %10s %7s  %s\n", "rank",
+                                        "share", "ms/run", "bound ms", "x bnd", "MB r+w", "GB/s",
+                                        "GFLOP/s", "count/run", "opcode", "instruction"));
+  int64_t shown = 0;
+  for (const InstructionProfile& r : rows) {
+    if (limit > 0 && shown >= limit) break;
+    ++shown;
+    const double bytes = r.bytes_read + r.bytes_written;
+    absl::StrAppend(
+        &out, absl::StrFormat(
+                  "%5d %5.1f%% %10s %10s %6s %10.2f %8s %9s %10.4g %7s  %%%s %s\n", shown,
+                  run > 0 ? 100 * r.seconds / runs / run : 0.0, Ms(r.seconds / runs),
+                  Ms(r.bound_seconds / runs),
+                  r.bound_seconds > 0 ? absl::StrFormat("%.1f", r.seconds / r.bound_seconds) : "-",
+                  bytes / runs / 1e6, Rate(bytes, r.seconds, 1e9),
+                  Rate(r.flops, r.seconds, 1e9), r.count / runs, OpcodeName(r.instr->opcode()),
+                  r.instr->name(), ShapeToString(r.instr->shape(), false)));
+  }
+  if (limit > 0 && static_cast<int64_t>(rows.size()) > limit)
+    absl::StrAppend(&out, "(", rows.size() - limit, " more instructions; --profile=0 shows all)\n");
+  return out;
+}
+
+namespace {
+
+std::string JsonString(absl::string_view s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') {
+      out.push_back('\\');
+      out.push_back(c);
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      absl::StrAppend(&out, absl::StrFormat("\\u%04x", c));
+    } else {
+      out.push_back(c);
+    }
+  }
+  out.push_back('"');
+  return out;
+}
+
+}  // namespace
+
+std::string ProfileJson(const Profiler& p) {
+  const std::vector<InstructionProfile> rows = p.SortedRows();
+  const double runs = std::max<int64_t>(1, p.runs());
+  std::string out = absl::StrFormat(
+      "{\n  \"runs\": %d,\n  \"seconds_per_run\": %.17g,\n  \"seconds_in_instructions_per_run\": "
+      "%.17g,\n  \"bound_seconds_per_run\": %.17g,\n  \"machine\": {\"bytes_per_second\": %.17g, "
+      "\"flops_per_second\": %.17g, \"source\": %s},\n  \"instructions\": [",
+      p.runs(), p.run_seconds() / runs, Sum(rows, &InstructionProfile::seconds) / runs,
+      Sum(rows, &InstructionProfile::bound_seconds) / runs, p.rates().bytes_per_second,
+      p.rates().flops_per_second, JsonString(p.rates().source));
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const InstructionProfile& r = rows[i];
+    absl::StrAppend(
+        &out, i ? "," : "",
+        absl::StrFormat(
+            "\n    {\"name\": %s, \"opcode\": %s, \"shape\": %s, \"line\": %d, "
+            "\"count_per_run\": %.17g, \"seconds_per_run\": %.17g, \"bound_seconds_per_run\": "
+            "%.17g, \"bytes_read_per_run\": %.17g, \"bytes_written_per_run\": %.17g, "
+            "\"flops_per_run\": %.17g, \"transcendentals_per_run\": %.17g}",
+            JsonString(r.instr->name()), JsonString(OpcodeName(r.instr->opcode())),
+            JsonString(ShapeToString(r.instr->shape(), false)), r.instr->loc().line,
+            r.count / runs, r.seconds / runs, r.bound_seconds / runs, r.bytes_read / runs,
+            r.bytes_written / runs, r.flops / runs, r.transcendentals / runs));
+  }
+  absl::StrAppend(&out, "\n  ]\n}\n");
+  return out;
+}
+
+}  // namespace hlo::cpu
