@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "absl/strings/str_cat.h"
+#include "ir/instruction_name.h"
 
 namespace hlo {
 namespace passes {
@@ -19,7 +20,9 @@ void NameUniquer::Fill() {
 
 std::string NameUniquer::Get(absl::string_view base_in) {
   Fill();
-  std::string base(base_in.empty() ? "x" : base_in);
+  // Sanitized as XLA's uniquer does, so that no pass can name an
+  // instruction `pred` that the printer would write and no parser accept.
+  std::string base = SanitizedInstructionName(base_in.empty() ? "x" : base_in);
   if (used_.insert(base).second) return base;
   // "name.3" taken: continue the numbering of "name" (name.4, ...) rather
   // than growing "name.3.1".

@@ -19,7 +19,8 @@ namespace hlo {
 namespace passes {
 
 // Hands out instruction (or computation) names not used yet in a scope:
-// `base` itself if free, else `base.1`, `base.2`, ...
+// `base` itself if free, else `base.1`, `base.2`, ... A base XLA would
+// not accept as an instruction name is first sanitized (`pred` -> `pred_`).
 class NameUniquer {
  public:
   NameUniquer() = default;
