@@ -4,6 +4,7 @@
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "ir/instruction_name.h"
 #include "ir/shape_inference.h"
 #include "parser/parser_impl.h"
 
@@ -26,7 +27,16 @@ absl::StatusOr<Instruction*> Parser::AddToScope(Scope* scope, std::unique_ptr<In
 
 absl::StatusOr<Instruction*> Parser::MakeAutoParameter(Scope* scope, std::string name, Shape shape,
                                                        SourceLoc loc) {
-  auto inst = std::make_unique<Instruction>(Opcode::kParameter, std::move(name), std::move(shape));
+  // XLA names a parameter it creates through its sanitizer instead of
+  // rejecting the name (it is the text's operand name, not a definition).
+  // The name can be taken only by a renamed parameter; XLA's uniquer then
+  // numbers it.
+  std::string text_name = name;
+  if (!IsLegalInstructionName(name)) name = SanitizedInstructionName(name);
+  const std::string base = name;
+  for (int64_t k = 1; scope->names.Contains(name); ++k) name = absl::StrCat(base, ".", k);
+  auto inst = std::make_unique<Instruction>(Opcode::kParameter, name, std::move(shape));
+  if (name != text_name) scope->renamed_params[text_name] = inst.get();
   int64_t n = scope->next_auto_param;
   while (scope->parameter_numbers.contains(n)) ++n;
   scope->next_auto_param = n + 1;
@@ -132,7 +142,7 @@ absl::StatusOr<Instruction*> Parser::ParseOperand(Scope* scope) {
   }
   if (kind() == TokKind::kName || (kind() == TokKind::kIdent && !IsKeyword(tok().text))) {
     absl::string_view nm = tok().text;
-    Instruction* op = scope->names.Find(nm);
+    Instruction* op = scope->FindOperand(nm);
     if (op == nullptr) {
       if (scope->create_missing_params && shape) {
         std::string n(nm);
@@ -537,6 +547,11 @@ absl::StatusOr<Instruction*> Parser::ParseInstructionBody(Scope* scope, absl::st
                                           ": ", inferred.status().message()));
     inst->set_shape(std::move(inferred).value());
   }
+  // Checked once the instruction is built, as XLA does: errors of the
+  // operands, attributes and shape inference come first.
+  if (!IsLegalInstructionName(name))
+    return ErrorAt(name_loc, absl::StrCat("illegal instruction name: ", name,
+                                          "; suggest renaming to: ", SanitizedInstructionName(name)));
   HLO_PARSE_ASSIGN_OR_RETURN(Instruction * added, AddToScope(scope, std::move(inst), name_loc));
   if (opcode == Opcode::kParameter) scope->parameter_numbers.insert(parameter_number);
   if (has_control_preds)

@@ -94,6 +94,22 @@ struct Scope {
   bool create_missing_params = false;
   int64_t next_auto_param = 0;
   int64_t anon_counter = 0;
+  // Auto parameters whose text name XLA's sanitizer changes get the
+  // sanitized name, as in XLA, and are found here by their text name.
+  absl::flat_hash_map<std::string, Instruction*> renamed_params;
+
+  // The instruction an operand's text name refers to, or null. A renamed
+  // parameter's new name is not a text name: `%pred_` after `%pred` is a
+  // parameter of its own, as in XLA.
+  Instruction* FindOperand(absl::string_view text_name) const {
+    Instruction* found = names.Find(text_name);
+    if (renamed_params.empty()) return found;
+    auto it = renamed_params.find(text_name);
+    if (it != renamed_params.end()) return it->second;
+    for (const auto& kv : renamed_params)
+      if (kv.second == found) return nullptr;
+    return found;
+  }
 };
 
 class Parser {

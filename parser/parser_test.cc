@@ -6,6 +6,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
+#include "parser/parser_test_util.h"
 
 namespace hlo {
 namespace {
@@ -15,14 +16,6 @@ std::unique_ptr<Module> MustParse(absl::string_view text) {
   EXPECT_TRUE(m.ok()) << m.status().message();
   if (!m.ok()) return nullptr;
   return std::move(m).value();
-}
-
-std::string ParseError(absl::string_view text) {
-  ParseOptions o;
-  o.filename = "t.hlo";
-  auto m = ParseModule(text, o);
-  EXPECT_FALSE(m.ok()) << "unexpectedly parsed:\n" << text;
-  return m.ok() ? "" : std::string(m.status().message());
 }
 
 Instruction* Find(Computation* c, absl::string_view name) { return c->FindInstruction(name); }
