@@ -23,4 +23,10 @@ const CustomCallTarget* FindCustomCallTarget(absl::string_view name);
 // Every registered target, sorted by name.
 std::vector<const CustomCallTarget*> AllCustomCallTargets();
 
+// True when `instr` returns its single operand's value unchanged in the same
+// shape and layout: identity custom-call targets (transfer and placement
+// markers), `copy`, and `bitcast` to the identical shape. The executor
+// passes such values on instead of copying them.
+bool ForwardsOperand(const Instruction& instr);
+
 }  // namespace hlo::cpu

@@ -10,6 +10,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "backend_cpu/collectives.h"
+#include "backend_cpu/custom_call.h"
 #include "backend_cpu/op_eval.h"
 #include "backend_cpu/profile.h"
 #include "ir/printer.h"
@@ -33,6 +34,9 @@ struct ComputationPlan {
   std::vector<const Instruction*> order;
   std::vector<std::vector<int>> operand_positions;
   std::vector<std::vector<int>> release_after;
+  // For ops that return their operand unchanged (ForwardsOperand), the
+  // operand's position; -1 otherwise.
+  std::vector<int> forwards;
   int root = -1;
 };
 
@@ -54,6 +58,9 @@ ComputationPlan MakePlan(const Computation& computation) {
     }
   }
   plan.root = computation.root() ? position[computation.root()] : -1;
+  plan.forwards.assign(n, -1);
+  for (int i = 0; i < n; ++i)
+    if (ForwardsOperand(*plan.order[i])) plan.forwards[i] = plan.operand_positions[i][0];
   for (int i = 0; i < n; ++i) {
     if (i == plan.root) continue;
     // A value nobody reads is released right after it is made.
@@ -160,6 +167,33 @@ absl::StatusOr<Literal> Evaluate(const Computation& computation,
     } else {
       operands.clear();
       for (int p : plan->operand_positions[i]) operands.push_back(p >= 0 ? value[p] : nullptr);
+      // Identity-like ops pass their operand on: by reference when it lives
+      // for the whole call (arguments, constants), by move when this is
+      // its last use; otherwise they copy like any op.
+      const int src = plan->forwards[i];
+      if (src >= 0 && value[src] != nullptr) {
+        if (value[src] != &owned[src]) {
+          value[i] = value[src];
+        } else if (src != plan->root &&
+                   std::find(plan->release_after[i].begin(), plan->release_after[i].end(), src) !=
+                       plan->release_after[i].end()) {
+          owned[i] = std::move(owned[src]);
+          owned[src] = Literal();
+          value[i] = &owned[i];
+          value[src] = nullptr;
+        }
+      }
+      if (value[i] != nullptr) {
+        if (device.profiler != nullptr && !profile_suspended) device.profiler->Record(instr, 0, 0, 0);
+        for (int dead : plan->release_after[i]) {
+          if (value[dead] == &owned[dead]) {
+            device.Released(LiteralBytes(owned[dead]));
+            owned[dead].Clear();
+          }
+          value[dead] = nullptr;
+        }
+        continue;
+      }
       if (std::find(operands.begin(), operands.end(), nullptr) != operands.end()) {
         status = absl::InternalError(absl::StrCat("%", instr.name(), ": operand not scheduled"));
         break;

@@ -22,5 +22,6 @@ std::unique_ptr<Pass> CreateWhileLoopInvariantCodeMotionPass(); // while-loop-in
 std::unique_ptr<Pass> CreateReshapeMoverPass();                 // reshape-mover
 std::unique_ptr<Pass> CreateBatchNormExpanderPass();            // batchnorm_expander
 std::unique_ptr<Pass> CreateMaterializeElidedConstantsPass();  // materialize-elided-constants
+std::unique_ptr<Pass> CreateTransposeFoldingPass();             // transpose-folding
 
 }  // namespace hlo

@@ -185,6 +185,9 @@ Pipeline DefaultPipeline() {
                   {"algsimp", "constant_folding", "simplify-conditional", "call-inliner",
                    "simplify-while-loops", "simplify-sorts", "tuple-simplifier", "reshape-mover",
                    "while-loop-invariant-code-motion", "cse", "dce"});
+  // After the loop: dot-canonicalize's operand transposes, and any the
+  // module had, fold into the dots (the kernel reads them transposed).
+  p.AddPass("transpose-folding");
   p.AddPass("computation-deduplicator");
   p.AddPass("dce");
   return p;

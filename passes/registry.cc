@@ -47,6 +47,8 @@ const PassInfo kPasses[] = {
     {"simplify-while-loops",
      "removes dead while state elements, loops that never run and inlines loops that run once",
      &CreateWhileLoopSimplifierPass},
+    {"transpose-folding", "dots read transposed operands directly (dimension numbers remapped)",
+     &CreateTransposeFoldingPass},
     {"tuple-simplifier", "folds get-tuple-element(tuple) and tuple(get-tuple-element...)",
      &CreateTupleSimplifierPass},
     {"while-loop-invariant-code-motion", "hoists loop-invariant instructions out of while bodies",
