@@ -25,6 +25,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "backend_cpu/conv_onednn.h"
+#include "backend_cpu/dot_skinny.h"
 #include "backend_cpu/op_eval.h"
 #include "backend_cpu/thread_pool.h"
 
@@ -254,6 +255,9 @@ void Gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, int64_t
   if constexpr (!kBlas) {
     NaiveGemm<T>(ta, tb, m, n, k, a, lda, b, ldb, c, ldc);
   } else {
+    if constexpr (std::is_same_v<T, float>) {
+      if (SkinnyGemm(ta, tb, m, n, k, a, lda, b, ldb, c, ldc)) return;
+    }
     UseSingleThreadedBlas();
     // Tiles: 256 rows; columns split too when there are few rows (the
     // decode-step shape [few, K] x [K, wide]).

@@ -26,6 +26,8 @@
 //
 // Run: build-bench/bench/backend_bench   (see bench/README.md)
 #include <cblas.h>
+
+#include <mutex>
 #include <fftw3.h>
 
 #include <cstdint>
@@ -225,6 +227,61 @@ void BM_Conv(benchmark::State& state, bool nhwc) {
   SetGflops(state, kConvFlops);
 }
 
+// ---------------------------------------------------- skinny dot (decode)
+
+// A decode step's logits: [4096, 32000] weight contracted on its first dim
+// with 4 tokens' [4096, 4] activations (the corpus llama's %dot.220).
+constexpr int kSkinnyK = 4096, kSkinnyM = 32000, kSkinnyN = 4;
+
+void BM_SkinnyOurs(benchmark::State& state) {
+  const std::string text = absl::StrCat(
+      "HloModule skinny\nENTRY %main (w: f32[", kSkinnyK, ",", kSkinnyM, "], x: f32[", kSkinnyK, ",",
+      kSkinnyN, "]) -> f32[", kSkinnyM, ",", kSkinnyN, "] {\n  %w = f32[", kSkinnyK, ",", kSkinnyM,
+      "] parameter(0)\n  %x = f32[", kSkinnyK, ",", kSkinnyN, "] parameter(1)\n  ROOT %d = f32[",
+      kSkinnyM, ",", kSkinnyN, "] dot(%w, %x), lhs_contracting_dims={0}, rhs_contracting_dims={0}\n}\n");
+  RunOurs(state, GetCase("skinny", text, -1, 1));
+  state.counters["GB/s"] = benchmark::Counter(4.0 * kSkinnyK * kSkinnyM * 1e-9,
+                                              benchmark::Counter::kIsIterationInvariantRate);
+}
+
+void BM_SkinnyBare(benchmark::State& state, int threads) {
+  std::vector<float> w(static_cast<size_t>(kSkinnyK) * kSkinnyM), x(kSkinnyK * kSkinnyN),
+      c(kSkinnyM * kSkinnyN);
+  FillUniform(w.data(), static_cast<int64_t>(w.size()), -1, 1, 17);
+  FillUniform(x.data(), static_cast<int64_t>(x.size()), -1, 1, 18);
+  const int prev = openblas_get_num_threads();
+  openblas_set_num_threads(threads);
+  for (auto _ : state) {
+    cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, kSkinnyM, kSkinnyN, kSkinnyK, 1.0f, w.data(),
+                kSkinnyM, x.data(), kSkinnyN, 0.0f, c.data(), kSkinnyN);
+    benchmark::DoNotOptimize(c.data());
+    benchmark::ClobberMemory();
+  }
+  openblas_set_num_threads(prev);
+  state.counters["GB/s"] = benchmark::Counter(4.0 * kSkinnyK * kSkinnyM * 1e-9,
+                                              benchmark::Counter::kIsIterationInvariantRate);
+}
+
+// The bound: reading the weight once (8 interleaved sums, one thread per half).
+void BM_SkinnyReadOnce(benchmark::State& state) {
+  std::vector<float> w(static_cast<size_t>(kSkinnyK) * kSkinnyM);
+  FillUniform(w.data(), static_cast<int64_t>(w.size()), -1, 1, 17);
+  for (auto _ : state) {
+    float total = 0;
+    std::mutex mu;
+    cpu::ParallelFor(static_cast<int64_t>(w.size()) / 4096, 1, [&](int64_t b0, int64_t b1) {
+      float part[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+      for (int64_t i = b0 * 4096; i < b1 * 4096; i += 8)
+        for (int l = 0; l < 8; ++l) part[l] += w[i + l];
+      std::lock_guard<std::mutex> lock(mu);
+      for (float p : part) total += p;
+    });
+    benchmark::DoNotOptimize(total);
+  }
+  state.counters["GB/s"] = benchmark::Counter(4.0 * kSkinnyK * kSkinnyM * 1e-9,
+                                              benchmark::Counter::kIsIterationInvariantRate);
+}
+
 void Register() {
   auto reg = [](const std::string& name, auto fn) {
     return benchmark::RegisterBenchmark(name.c_str(), fn)->UseRealTime()->Unit(benchmark::kMillisecond);
@@ -236,6 +293,10 @@ void Register() {
     reg(c + "/ours", [n](benchmark::State& s) { BM_DotOurs(s, n); });
     reg(c + "/bare_sgemm_t1", [n](benchmark::State& s) { BM_DotBare(s, n, 1); });
   }
+  reg("dot_skinny_32000x4x4096/read_weight_once", [](benchmark::State& s) { BM_SkinnyReadOnce(s); });
+  reg("dot_skinny_32000x4x4096/ours", [](benchmark::State& s) { BM_SkinnyOurs(s); });
+  reg("dot_skinny_32000x4x4096/bare_sgemm_t1", [](benchmark::State& s) { BM_SkinnyBare(s, 1); });
+  reg("dot_skinny_32000x4x4096/bare_sgemm_t2", [](benchmark::State& s) { BM_SkinnyBare(s, 2); });
   reg("fft_c64_2^20/ours", [](benchmark::State& s) { BM_FftOurs(s); });
   reg("fft_c64_2^20/bare_fftw", [](benchmark::State& s) { BM_FftBare(s, FFTW_ESTIMATE); });
   reg("fft_c64_2^20/bare_fftw_measure", [](benchmark::State& s) { BM_FftBare(s, FFTW_MEASURE); });

@@ -1,0 +1,63 @@
+#include "backend_cpu/dot_skinny.h"
+
+#include <cmath>
+#include <random>
+#include <vector>
+
+#include "backend_cpu/thread_pool.h"
+#include "gtest/gtest.h"
+
+namespace hlo::cpu {
+namespace {
+
+struct Case {
+  bool ta, tb;
+  int64_t m, n, k;
+};
+
+// A(i,p) = ta ? a[p*lda+i] : a[i*lda+p], with padding in the leading
+// dimensions so strides are exercised too.
+TEST(SkinnyGemmTest, MatchesDoubleReferenceAndIgnoresThreadCount) {
+  const Case cases[] = {{true, false, 4100, 4, 300},  {false, false, 4100, 3, 300},
+                        {false, false, 5, 3000, 401}, {false, true, 2, 2500, 513},
+                        {true, true, 16, 1100, 1000}, {true, false, 1000, 1, 1100}};
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<float> dist(-1, 1);
+  for (const Case& t : cases) {
+    SCOPED_TRACE(testing::Message() << "ta=" << t.ta << " tb=" << t.tb << " m=" << t.m
+                                    << " n=" << t.n << " k=" << t.k);
+    const int64_t lda = (t.ta ? t.m : t.k) + 3, ldb = (t.tb ? t.k : t.n) + 5, ldc = t.n + 2;
+    std::vector<float> a((t.ta ? t.k : t.m) * lda), b((t.tb ? t.n : t.k) * ldb);
+    for (float& x : a) x = dist(rng);
+    for (float& x : b) x = dist(rng);
+    auto A = [&](int64_t i, int64_t p) { return t.ta ? a[p * lda + i] : a[i * lda + p]; };
+    auto B = [&](int64_t p, int64_t j) { return t.tb ? b[j * ldb + p] : b[p * ldb + j]; };
+    std::vector<float> c1(t.m * ldc, -7.0f), c2(t.m * ldc, -7.0f);
+    SetThreadPoolWidth(1);
+    ASSERT_TRUE(SkinnyGemm(t.ta, t.tb, t.m, t.n, t.k, a.data(), lda, b.data(), ldb, c1.data(), ldc));
+    SetThreadPoolWidth(2);
+    ASSERT_TRUE(SkinnyGemm(t.ta, t.tb, t.m, t.n, t.k, a.data(), lda, b.data(), ldb, c2.data(), ldc));
+    for (int64_t i = 0; i < t.m; ++i) {
+      for (int64_t j = 0; j < ldc; ++j) {
+        const float got = c1[i * ldc + j];
+        ASSERT_EQ(got, c2[i * ldc + j]) << "threads changed C(" << i << "," << j << ")";
+        if (j >= t.n) {
+          ASSERT_EQ(got, -7.0f) << "wrote past C's columns";
+          continue;
+        }
+        double want = 0;
+        for (int64_t p = 0; p < t.k; ++p) want += static_cast<double>(A(i, p)) * B(p, j);
+        ASSERT_NEAR(got, want, 1e-4 * std::sqrt(static_cast<double>(t.k))) << i << "," << j;
+      }
+    }
+  }
+}
+
+TEST(SkinnyGemmTest, LeavesSmallOrSquareProductsToGemm) {
+  std::vector<float> a(64 * 64, 1), b(64 * 64, 1), c(64 * 64, 0);
+  EXPECT_FALSE(SkinnyGemm(false, false, 64, 64, 64, a.data(), 64, b.data(), 64, c.data(), 64));
+  EXPECT_FALSE(SkinnyGemm(false, false, 4, 64, 64, a.data(), 64, b.data(), 64, c.data(), 64));
+}
+
+}  // namespace
+}  // namespace hlo::cpu
