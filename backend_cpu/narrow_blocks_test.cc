@@ -1,16 +1,27 @@
 // Block conversions narrow float <-> f32 (ew_narrow_blocks.h) against the
 // per-element path through double they replace, bit for bit (every 8- and
 // 16-bit pattern decoded; specials, NaN payloads, denormals, rounding ties
-// and a sweep of f32 patterns encoded).
+// and a sweep of f32 patterns encoded), and dot / convolution with narrow
+// operands: the block path against the per-element path, on 1 and 2
+// threads, on random inputs with NaN, inf, denormals and ties.
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <random>
+#include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "backend_cpu/ew_narrow_blocks.h"
 #include "backend_cpu/ew_types.h"
+#include "backend_cpu/executor.h"
+#include "backend_cpu/test_hlo_text.h"
+#include "backend_cpu/thread_pool.h"
 #include "gtest/gtest.h"
 #include "ir/float_format.h"
+#include "ir/verifier.h"
+#include "parser/parser.h"
 
 namespace hlo::cpu {
 namespace {
@@ -111,6 +122,154 @@ TEST(NarrowBlocks, EncodeMatchesThePathThroughDouble) {
   narrow_internal::F32ToF16Portable(in.data(), h.data(), n);
   for (int64_t i = 0; i < n; ++i)
     ASSERT_EQ(h[i], OldEncode(P::F16, in[i])) << "f32 bits 0x" << std::hex << Bits(in[i]);
+}
+
+// ------------------------------------------------------------ dot / convolution
+
+// Random elements of type t: mostly small values (multiples of 2^-6 up to
+// 4, so f32 sums are exact and often land on ties of the narrow type),
+// some arbitrary patterns (NaN, inf, denormals with the type's own
+// encodings) at rate `special`.
+Literal RandomNarrow(const Shape& shape, std::mt19937_64& rng, double special) {
+  Literal lit(shape);
+  const P t = shape.element_type();
+  std::uniform_real_distribution<double> u(0, 1);
+  for (int64_t s = 0; s < lit.physical_count(); ++s) {
+    if (u(rng) < special) {
+      lit.SetFloatBits(s, rng() & ((uint64_t{1} << (8 * Bytes(t))) - 1));
+    } else {
+      const double v = static_cast<double>(static_cast<int64_t>(rng() % 513) - 256) / 64.0;
+      lit.SetDouble(s, t == P::F8E8M0FNU ? std::fabs(v) + 0.5 : v);
+    }
+  }
+  return lit;
+}
+
+std::string Text(P t, const std::vector<int64_t>& dims, const std::vector<int64_t>& m2m) {
+  return absl::StrCat(PrimitiveTypeName(t), "[", absl::StrJoin(dims, ","), "]{", absl::StrJoin(m2m, ","), "}");
+}
+
+// Runs `hlo` with the per-element path and with the block path, each on 1
+// and 2 threads; all four results must be the same bits.
+void ExpectSameBitsAllPaths(const std::string& hlo, const std::vector<Literal>& args) {
+  auto module = ParseModule(hlo);
+  ASSERT_TRUE(module.ok()) << module.status() << "\n" << hlo;
+  ASSERT_TRUE(VerifyModule(**module).ok()) << hlo;
+  const int width = ThreadPoolWidth();
+  std::vector<Literal> results;
+  for (bool blocks : {false, true}) {
+    for (int threads : {1, 2}) {
+      SetNarrowBlockConversion(blocks);
+      SetThreadPoolWidth(threads);
+      auto r = RunModule(**module, args);
+      ASSERT_TRUE(r.ok()) << r.status() << "\n" << hlo;
+      results.push_back(std::move(r->results[0]));
+    }
+  }
+  SetNarrowBlockConversion(true);
+  SetThreadPoolWidth(width);
+  for (size_t i = 1; i < results.size(); ++i) {
+    ASSERT_EQ(results[i].shape(), results[0].shape());
+    ASSERT_EQ(results[i].size_bytes(), results[0].size_bytes());
+    EXPECT_EQ(std::memcmp(results[i].data(), results[0].data(), results[0].size_bytes()), 0)
+        << "run " << i << " (blocks " << (i >= 2) << ", threads " << (i % 2 + 1) << ") differs\n" << hlo;
+  }
+}
+
+struct DotCase {
+  P lt, rt, out;
+  int64_t b, m, k, n;
+};
+
+TEST(NarrowBlocks, DotSameBitsAsThePerElementPath) {
+  std::mt19937_64 rng(7);
+  const DotCase cases[] = {
+      {P::BF16, P::BF16, P::BF16, 0, 37, 29, 23},  {P::BF16, P::BF16, P::BF16, 3, 17, 64, 9},
+      {P::BF16, P::BF16, P::BF16, 0, 300, 128, 64},  // parallel GEMM tiles
+      {P::F16, P::F16, P::F16, 0, 33, 40, 31},     {P::F16, P::F16, P::F16, 2, 260, 70, 40},
+      {P::BF16, P::BF16, P::F32, 0, 21, 50, 19},   {P::F16, P::F16, P::F32, 2, 9, 17, 33},
+      {P::F8E4M3FN, P::F8E4M3FN, P::F8E4M3FN, 0, 19, 24, 21},
+      {P::F8E5M2, P::F8E5M2, P::F8E5M2, 2, 7, 12, 5},
+      {P::F8E4M3FNUZ, P::F8E4M3FNUZ, P::F32, 0, 11, 8, 13},
+      {P::F32, P::BF16, P::BF16, 0, 15, 20, 17},  // mixed: the per-element path in both runs
+  };
+  for (const DotCase& c : cases) {
+    for (double special : {0.0, 0.01}) {
+      for (int layout = 0; layout < 4; ++layout) {
+        // lhs [b?, m, k], rhs [b?, k, n]; layout bits: lhs column-major,
+        // rhs column-major (the matrix dims swapped in minor_to_major).
+        std::vector<int64_t> ld = {c.m, c.k}, rd = {c.k, c.n}, od = {c.m, c.n};
+        std::vector<int64_t> lm = {1, 0}, rm = {1, 0}, om = {1, 0};
+        if (layout & 1) lm = {0, 1};
+        if (layout & 2) rm = {0, 1};
+        if (layout == 3) om = {0, 1};
+        std::string attrs = "lhs_contracting_dims={1}, rhs_contracting_dims={0}";
+        if (c.b > 0) {
+          ld.insert(ld.begin(), c.b);
+          rd.insert(rd.begin(), c.b);
+          od.insert(od.begin(), c.b);
+          for (auto* m : {&lm, &rm, &om}) {
+            for (int64_t& d : *m) ++d;
+            m->push_back(0);
+          }
+          attrs = "lhs_batch_dims={0}, lhs_contracting_dims={2}, rhs_batch_dims={0}, rhs_contracting_dims={1}";
+        }
+        const std::string hlo = EntryModuleText({Text(c.lt, ld, lm), Text(c.rt, rd, rm)}, Text(c.out, od, om),
+                                                "dot", attrs);
+        std::vector<Literal> args;
+        args.push_back(RandomNarrow(*ParseShape(Text(c.lt, ld, lm)), rng, c.lt == P::F32 ? 0 : special));
+        args.push_back(RandomNarrow(*ParseShape(Text(c.rt, rd, rm)), rng, special));
+        SCOPED_TRACE(hlo);
+        ExpectSameBitsAllPaths(hlo, args);
+      }
+    }
+  }
+}
+
+TEST(NarrowBlocks, ConvolutionSameBitsAsThePerElementPath) {
+  std::mt19937_64 rng(11);
+  struct ConvCase {
+    P t;
+    std::string in_m2m, window, labels;
+    int64_t n, h, w, c, o, kh, kw;
+  };
+  const ConvCase cases[] = {
+      {P::BF16, "3,2,1,0", "size=3x3 pad=1_1x1_1", "b01f_01io->b01f", 2, 9, 9, 8, 16, 3, 3},
+      {P::BF16, "3,2,1,0", "size=3x3 stride=2x2", "b01f_01io->b01f", 2, 12, 11, 8, 12, 3, 3},
+      {P::BF16, "3,2,1,0", "size=1x1", "b01f_01io->b01f", 3, 7, 7, 16, 8, 1, 1},
+      {P::BF16, "1,0,3,2", "size=3x3 pad=1_1x1_1", "b01f_01io->b01f", 2, 8, 9, 4, 6, 3, 3},  // NCHW-like
+      {P::F16, "3,2,1,0", "size=3x3 pad=1_1x1_1", "b01f_01io->b01f", 2, 9, 8, 8, 8, 3, 3},
+      {P::F8E4M3FN, "3,2,1,0", "size=2x2", "b01f_01io->b01f", 1, 6, 6, 4, 4, 2, 2},
+  };
+  for (const ConvCase& c : cases) {
+    for (double special : {0.0, 0.01}) {
+      const std::string in = absl::StrCat(PrimitiveTypeName(c.t), "[", c.n, ",", c.h, ",", c.w, ",", c.c, "]{",
+                                          c.in_m2m, "}");
+      const std::string ker =
+          absl::StrCat(PrimitiveTypeName(c.t), "[", c.kh, ",", c.kw, ",", c.c, ",", c.o, "]{3,2,1,0}");
+      // Result shape from the verifier's shape inference would need the
+      // window arithmetic; it is written out per case instead.
+      int64_t oh = c.h, ow = c.w;
+      if (c.window == "size=3x3 stride=2x2") {
+        oh = (c.h - 3) / 2 + 1;
+        ow = (c.w - 3) / 2 + 1;
+      } else if (c.window == "size=2x2") {
+        oh = c.h - 1;
+        ow = c.w - 1;
+      }
+      for (const std::string out_m2m : {"3,2,1,0", "1,0,3,2"}) {
+        const std::string out =
+            absl::StrCat(PrimitiveTypeName(c.t), "[", c.n, ",", oh, ",", ow, ",", c.o, "]{", out_m2m, "}");
+        const std::string hlo = EntryModuleText(
+            {in, ker}, out, "convolution", absl::StrCat("window={", c.window, "}, dim_labels=", c.labels));
+        std::vector<Literal> args;
+        args.push_back(RandomNarrow(*ParseShape(in), rng, special));
+        args.push_back(RandomNarrow(*ParseShape(ker), rng, special));
+        SCOPED_TRACE(hlo);
+        ExpectSameBitsAllPaths(hlo, args);
+      }
+    }
+  }
 }
 
 }  // namespace

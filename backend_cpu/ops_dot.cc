@@ -26,8 +26,10 @@
 #include "absl/strings/str_join.h"
 #include "backend_cpu/conv_onednn.h"
 #include "backend_cpu/dot_skinny.h"
+#include "backend_cpu/ew_narrow_blocks.h"
 #include "backend_cpu/op_eval.h"
 #include "backend_cpu/thread_pool.h"
+#include "ir/buffer_allocator.h"
 
 namespace hlo::cpu {
 namespace {
@@ -38,6 +40,13 @@ using c128 = std::complex<double>;
 template <typename T>
 constexpr bool kIsBlasType = std::is_same_v<T, float> || std::is_same_v<T, double> ||
                              std::is_same_v<T, c64> || std::is_same_v<T, c128>;
+
+// Scratch buffers whose every element is written before it is read
+// (packed operands, GEMM results of a narrow type): BufferAllocator leaves
+// them uninitialised (no zero-fill pass), and large ones come from the
+// literal allocator's cache of huge-page buffers instead of fresh pages.
+template <typename T>
+using ScratchVector = std::vector<T, BufferAllocator<T>>;
 
 // ------------------------------------------------------------ layouts
 
@@ -122,26 +131,32 @@ T LoadSlow(const Literal& lit, int64_t slot, PrimitiveType rt) {
   }
 }
 
-// out[i] for i in row-major order over `sizes` = element at physical slot
-// base + sum(idx_d * strides[d]) of `lit`, converted to T.
-template <typename T>
-void Gather(const Literal& lit, int64_t base, absl::Span<const int64_t> sizes,
-            absl::Span<const int64_t> strides, PrimitiveType rt, T* out) {
+// Calls row(off, r, n, stride) for every innermost row r of the row-major
+// walk over `sizes` (n = sizes.back() elements at physical slots off,
+// off + stride, ...; a scalar is one row of one element), in parallel over
+// fixed blocks of rows: callers write row r's own output only, so the
+// result does not depend on the pool width.
+template <typename F>
+void ForEachRow(int64_t base, absl::Span<const int64_t> sizes, absl::Span<const int64_t> strides, F&& row) {
+  const int64_t rank = static_cast<int64_t>(sizes.size());
   int64_t total = 1;
   for (int64_t s : sizes) total *= s;
   if (total == 0) return;
-  const int64_t rank = static_cast<int64_t>(sizes.size());
-  auto run = [&](auto get) {
-    if (rank == 0) {
-      out[0] = get(base);
-      return;
-    }
-    const int64_t inner = sizes[rank - 1], istride = strides[rank - 1];
+  if (rank == 0) {
+    row(base, int64_t{0}, int64_t{1}, int64_t{1});
+    return;
+  }
+  const int64_t inner = sizes[rank - 1], istride = strides[rank - 1];
+  ParallelFor(total / inner, std::max<int64_t>(1, 8192 / inner), [&](int64_t r0, int64_t r1) {
     std::vector<int64_t> idx(rank, 0);
-    int64_t off = base;
-    for (int64_t o = 0; o < total; o += inner) {
-      T* dst = out + o;
-      for (int64_t j = 0; j < inner; ++j) dst[j] = get(off + j * istride);
+    int64_t off = base, rem = r0;
+    for (int64_t d = rank - 2; d >= 0; --d) {
+      idx[d] = rem % sizes[d];
+      rem /= sizes[d];
+      off += idx[d] * strides[d];
+    }
+    for (int64_t r = r0; r < r1; ++r) {
+      row(off, r, inner, istride);
       for (int64_t d = rank - 2; d >= 0; --d) {
         off += strides[d];
         if (++idx[d] < sizes[d]) break;
@@ -149,8 +164,56 @@ void Gather(const Literal& lit, int64_t base, absl::Span<const int64_t> sizes,
         idx[d] = 0;
       }
     }
+  });
+}
+
+// True when LoadSlow<float> would only decode elements of type st (the
+// result type, or an f32 result) and ew_narrow_blocks.h can do it by rows.
+bool DecodesByBlocks(PrimitiveType st, PrimitiveType rt) {
+  return NarrowBlockConversionEnabled() && IsBlockConvertible(st) && (st == rt || rt == PrimitiveType::F32);
+}
+
+// Decodes n elements of `lit` (type st) at slots off, off + stride, ...
+// into dst; a strided row is collected into a small buffer first.
+template <typename S>
+void DecodeRow(PrimitiveType st, const S* p, int64_t off, int64_t stride, int64_t n, float* dst) {
+  if (stride == 1) {
+    NarrowToF32(st, p + off, dst, n);
+    return;
+  }
+  constexpr int64_t kChunk = 512;
+  S buf[kChunk];
+  for (int64_t j0 = 0; j0 < n; j0 += kChunk) {
+    const int64_t m = std::min(kChunk, n - j0);
+    for (int64_t j = 0; j < m; ++j) buf[j] = p[off + (j0 + j) * stride];
+    NarrowToF32(st, buf, dst + j0, m);
+  }
+}
+
+// out[i] for i in row-major order over `sizes` = element at physical slot
+// base + sum(idx_d * strides[d]) of `lit`, converted to T.
+template <typename T>
+void Gather(const Literal& lit, int64_t base, absl::Span<const int64_t> sizes,
+            absl::Span<const int64_t> strides, PrimitiveType rt, T* out) {
+  auto run = [&](auto get) {
+    ForEachRow(base, sizes, strides, [&](int64_t off, int64_t r, int64_t n, int64_t stride) {
+      T* dst = out + r * n;
+      for (int64_t j = 0; j < n; ++j) dst[j] = get(off + j * stride);
+    });
   };
   const PrimitiveType st = lit.shape().element_type();
+  if constexpr (std::is_same_v<T, float>) {
+    if (DecodesByBlocks(st, rt)) {
+      ForEachRow(base, sizes, strides, [&](int64_t off, int64_t r, int64_t n, int64_t stride) {
+        if (lit.element_bytes() == 2) {
+          DecodeRow(st, reinterpret_cast<const uint16_t*>(lit.data()), off, stride, n, out + r * n);
+        } else {
+          DecodeRow(st, lit.data(), off, stride, n, out + r * n);
+        }
+      });
+      return;
+    }
+  }
   const bool narrow_float = std::is_same_v<T, float> && rt != PrimitiveType::F32;
   if (IsNative(st, static_cast<const T*>(nullptr)) && rt != PrimitiveType::PRED && !narrow_float) {
     const T* p = reinterpret_cast<const T*>(lit.data());
@@ -160,28 +223,39 @@ void Gather(const Literal& lit, int64_t base, absl::Span<const int64_t> sizes,
   }
 }
 
-// Writes `src` (row-major over result's dims) into the row-major literal `res`.
+// Writes `src` (row-major over result's dims) into the row-major literal
+// `res`, in parallel (each element converted independently, so the bits do
+// not depend on the pool width).
 template <typename T>
 void Store(const T* src, Literal& res) {
-  const PrimitiveType rt = res.shape().element_type();
   const int64_t n = res.shape().ElementCount();
+  const PrimitiveType rt = res.shape().element_type();
   if (IsNative(rt, static_cast<const T*>(nullptr))) {
-    std::memcpy(res.data(), src, n * sizeof(T));
+    T* dst = reinterpret_cast<T*>(res.data());
+    ParallelFor(n, 1 << 16, [&](int64_t i0, int64_t i1) { std::copy(src + i0, src + i1, dst + i0); });
     return;
   }
-  for (int64_t i = 0; i < n; ++i) {
-    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
-      res.SetDouble(i, static_cast<double>(src[i]));
-    } else if constexpr (std::is_same_v<T, c64> || std::is_same_v<T, c128>) {
-      res.SetComplex(i, c128(src[i].real(), src[i].imag()));
-    } else {
-      if (rt == PrimitiveType::PRED) {
+  if constexpr (std::is_same_v<T, float>) {
+    if (NarrowBlockConversionEnabled() && IsBlockConvertible(rt)) {
+      uint8_t* dst = res.data();
+      const int eb = res.element_bytes();
+      ParallelFor(n, 4096, [&](int64_t i0, int64_t i1) { F32ToNarrow(rt, src + i0, dst + i0 * eb, i1 - i0); });
+      return;
+    }
+  }
+  ParallelFor(n, 4096, [&](int64_t i0, int64_t i1) {
+    for (int64_t i = i0; i < i1; ++i) {
+      if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+        res.SetDouble(i, static_cast<double>(src[i]));
+      } else if constexpr (std::is_same_v<T, c64> || std::is_same_v<T, c128>) {
+        res.SetComplex(i, c128(src[i].real(), src[i].imag()));
+      } else if (rt == PrimitiveType::PRED) {
         res.SetInt(i, src[i] != 0 ? 1 : 0);
       } else {
         res.SetInt(i, static_cast<int64_t>(static_cast<uint64_t>(src[i])));
       }
     }
-  }
+  });
 }
 
 // ------------------------------------------------------------ GEMM
@@ -342,7 +416,7 @@ struct MatView {
   std::vector<int64_t> offsets;
   bool trans = false;
   int64_t ld = 1;
-  std::vector<T> storage;
+  ScratchVector<T> storage;
 };
 
 // Builds a view of `lit` with batch dims `bd`, row dims `rd`, col dims `cd`.
@@ -522,7 +596,7 @@ absl::StatusOr<Literal> LinalgEvalDot(const Instruction& instr,
     const bool direct = IsNative(rt, static_cast<const T*>(nullptr)) && ol.tiles.empty() &&
                         static_cast<int64_t>(ol.minor_to_major.size()) == out_shape.rank() &&
                         IsRowMajorStrides(out_shape.dims(), UntiledStrides(out_shape));
-    std::vector<T> c;
+    ScratchVector<T> c;
     T* cp;
     if (direct) {
       result = Literal(out_shape);
@@ -536,7 +610,7 @@ absl::StatusOr<Literal> LinalgEvalDot(const Instruction& instr,
               bv.ld, cp + b * M * N, N);
     }
     if (!direct) {
-      result = RowMajorLiteral(out_shape);
+      result = RowMajorUninitialized(out_shape);  // Store writes every element
       Store<T>(c.data(), result);
     }
     return absl::OkStatus();
@@ -1002,59 +1076,9 @@ void FillColFeatures(const ConvGeom& g, const T* in, int64_t bin, int64_t chan0,
 template <typename T>
 void StridedToRowMajor(const T* src, absl::Span<const int64_t> sizes,
                        absl::Span<const int64_t> strides, T* dst) {
-  const int64_t rank = static_cast<int64_t>(sizes.size());
-  int64_t total = 1;
-  for (int64_t s : sizes) total *= s;
-  if (total == 0) return;
-  if (rank == 0) {
-    dst[0] = src[0];
-    return;
-  }
-  const int64_t inner = sizes[rank - 1], istride = strides[rank - 1];
-  const int64_t rows = total / inner;
-  ParallelFor(rows, std::max<int64_t>(1, 8192 / std::max<int64_t>(inner, 1)), [&](int64_t r0, int64_t r1) {
-    std::vector<int64_t> idx(rank, 0);
-    int64_t off = 0, rem = r0;
-    for (int64_t d = rank - 2; d >= 0; --d) {
-      idx[d] = rem % sizes[d];
-      rem /= sizes[d];
-      off += idx[d] * strides[d];
-    }
-    for (int64_t r = r0; r < r1; ++r) {
-      T* out = dst + r * inner;
-      for (int64_t j = 0; j < inner; ++j) out[j] = src[off + j * istride];
-      for (int64_t d = rank - 2; d >= 0; --d) {
-        off += strides[d];
-        if (++idx[d] < sizes[d]) break;
-        off -= strides[d] * sizes[d];
-        idx[d] = 0;
-      }
-    }
-  });
-}
-
-// Store() in parallel (each element converted independently).
-template <typename T>
-void StoreParallel(const T* src, Literal& res) {
-  const int64_t n = res.shape().ElementCount();
-  if (IsNative(res.shape().element_type(), static_cast<const T*>(nullptr))) {
-    T* dst = reinterpret_cast<T*>(res.data());
-    ParallelFor(n, 1 << 16, [&](int64_t i0, int64_t i1) { std::copy(src + i0, src + i1, dst + i0); });
-    return;
-  }
-  const PrimitiveType rt = res.shape().element_type();
-  ParallelFor(n, 4096, [&](int64_t i0, int64_t i1) {
-    for (int64_t i = i0; i < i1; ++i) {
-      if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
-        res.SetDouble(i, static_cast<double>(src[i]));
-      } else if constexpr (std::is_same_v<T, c64> || std::is_same_v<T, c128>) {
-        res.SetComplex(i, c128(src[i].real(), src[i].imag()));
-      } else if (rt == PrimitiveType::PRED) {
-        res.SetInt(i, src[i] != 0 ? 1 : 0);
-      } else {
-        res.SetInt(i, static_cast<int64_t>(static_cast<uint64_t>(src[i])));
-      }
-    }
+  ForEachRow(0, sizes, strides, [&](int64_t off, int64_t r, int64_t n, int64_t stride) {
+    T* out = dst + r * n;
+    for (int64_t j = 0; j < n; ++j) out[j] = src[off + j * stride];
   });
 }
 
@@ -1212,7 +1236,7 @@ absl::StatusOr<Literal> LinalgEvalConvolution(const Instruction& instr,
     const int64_t cstr_lhs = lst[dn->input_feature_dimension];
     bool positions_major;
     const T* in = nullptr;
-    std::vector<T> in_pack;
+    ScratchVector<T> in_pack;
     if (native_in && (cstr_lhs == 1 || Cg == 1 || ns > 0)) {
       in = reinterpret_cast<const T*>(lhs.data());
       g.bstr = lst[dn->input_batch_dimension];
@@ -1305,7 +1329,7 @@ absl::StatusOr<Literal> LinalgEvalConvolution(const Instruction& instr,
       }
     }
     // ---- kernel, packed for the orientation (window reversal applied).
-    std::vector<T> w(O * KK);
+    ScratchVector<T> w(O * KK);
     {
       int64_t kbase = 0;
       std::vector<int64_t> ssz, sstd;
@@ -1366,7 +1390,7 @@ absl::StatusOr<Literal> LinalgEvalConvolution(const Instruction& instr,
         }
       }
     }
-    std::vector<T> out_pack;
+    ScratchVector<T> out_pack;
     T* out;
     if (direct) {
       result = Literal::Uninitialized(out_shape);
@@ -1452,9 +1476,9 @@ absl::StatusOr<Literal> LinalgEvalConvolution(const Instruction& instr,
     if (IsNative(rt, static_cast<const T*>(nullptr))) {
       StridedToRowMajor<T>(out, out_shape.dims(), pstr, reinterpret_cast<T*>(result.data()));
     } else {
-      std::vector<T> res(out_shape.ElementCount());
+      ScratchVector<T> res(out_shape.ElementCount());
       StridedToRowMajor<T>(out, out_shape.dims(), pstr, res.data());
-      StoreParallel<T>(res.data(), result);
+      Store<T>(res.data(), result);
     }
     return absl::OkStatus();
   });
