@@ -8,15 +8,21 @@
 // same scalar operation in the element type (narrow floats are rounded back
 // to the type after every step), so their results equal the generic path
 // for the same association order. Orders are fixed (docs/ops-reduction.md)
-// and never depend on the number of threads.
+// and never depend on the number of threads. reduce-window's pooling cases
+// (add / maximum / minimum) go first to the row kernels of
+// reduce_window_kernels.cc, which fold in the same order as the per-output
+// kernel here.
 #include <algorithm>
 #include <cstring>
+#include <optional>
 #include <type_traits>
 #include <vector>
 
 #include "absl/container/inlined_vector.h"
 #include "backend_cpu/ew_types.h"
 #include "backend_cpu/op_eval.h"
+#include "backend_cpu/reduce_scalar_ops.h"
+#include "backend_cpu/reduce_window_kernels.h"
 #include "backend_cpu/scalar_calls.h"
 #include "backend_cpu/thread_pool.h"
 
@@ -24,120 +30,12 @@ namespace hlo::cpu {
 namespace {
 
 using Offsets = absl::InlinedVector<int64_t, 8>;
-
-// ============================================================ binary forms
-
-enum class BinOp { kNone, kAdd, kMul, kMax, kMin, kAnd, kOr, kXor };
+using red::BinOp;
+using red::DispatchTypeOp;
+using red::MatchBinary;
+using red::Scalar;
 
 bool IsScalarOf(const Shape& s, PrimitiveType t) { return s.IsScalar() && s.element_type() == t; }
-
-// A reducer of the MatchBinaryOfParameters form over scalars of type t, as
-// the BinOp the typed loops implement. *swapped is set for op(p1, p0).
-BinOp MatchBinary(const Computation* c, PrimitiveType t, bool* swapped) {
-  *swapped = false;
-  const std::optional<BinaryOfParameters> m = MatchBinaryOfParameters(c, t);
-  if (!m) return BinOp::kNone;
-  *swapped = m->swapped;
-  switch (m->op) {
-    case Opcode::kAdd: return BinOp::kAdd;
-    case Opcode::kMultiply: return BinOp::kMul;
-    case Opcode::kMaximum: return BinOp::kMax;
-    case Opcode::kMinimum: return BinOp::kMin;
-    case Opcode::kAnd: return BinOp::kAnd;
-    case Opcode::kOr: return BinOp::kOr;
-    case Opcode::kXor: return BinOp::kXor;
-    default: return BinOp::kNone;
-  }
-}
-
-template <class T, BinOp kOp>
-constexpr bool Supported() {
-  if constexpr (T::kCat == ew::Cat::kFloat) {
-    return kOp == BinOp::kAdd || kOp == BinOp::kMul || kOp == BinOp::kMax || kOp == BinOp::kMin;
-  } else if constexpr (T::kCat == ew::Cat::kComplex) {
-    return kOp == BinOp::kAdd || kOp == BinOp::kMul;
-  } else {
-    return kOp != BinOp::kNone;
-  }
-}
-
-// The scalar operation of an element type, with XLA's semantics: IEEE
-// float ops (maximum/minimum propagate NaN, -0 < +0), wrapping integer
-// add/multiply, pred add/maximum = or, multiply/minimum = and.
-template <class T, BinOp kOp>
-struct Scalar {
-  using S = typename T::Storage;
-  using C = typename T::Compute;
-  static C Round(C v) {
-    if constexpr (std::is_same_v<S, C> || T::kCat == ew::Cat::kPred) {
-      return v;
-    } else {
-      return T::Load(T::Store(v));  // narrow float: back to the type
-    }
-  }
-  static C Apply(C a, C b) {
-    if constexpr (T::kCat == ew::Cat::kFloat) {
-      if constexpr (kOp == BinOp::kAdd) return Round(a + b);
-      if constexpr (kOp == BinOp::kMul) return Round(a * b);
-      if constexpr (kOp == BinOp::kMax) return ew::FMax(a, b);
-      if constexpr (kOp == BinOp::kMin) return ew::FMin(a, b);
-    } else if constexpr (T::kCat == ew::Cat::kComplex) {
-      if constexpr (kOp == BinOp::kAdd) return a + b;
-      if constexpr (kOp == BinOp::kMul) return a * b;
-    } else if constexpr (T::kCat == ew::Cat::kPred) {
-      if constexpr (kOp == BinOp::kAdd || kOp == BinOp::kMax || kOp == BinOp::kOr) return a || b;
-      if constexpr (kOp == BinOp::kMul || kOp == BinOp::kMin || kOp == BinOp::kAnd) return a && b;
-      if constexpr (kOp == BinOp::kXor) return a != b;
-    } else {
-      using U = typename T::UArith;
-      if constexpr (kOp == BinOp::kAdd) return T::Wrap(static_cast<U>(static_cast<U>(a) + static_cast<U>(b)));
-      if constexpr (kOp == BinOp::kMul) return T::Wrap(static_cast<U>(static_cast<U>(a) * static_cast<U>(b)));
-      if constexpr (kOp == BinOp::kMax) return a > b ? a : b;
-      if constexpr (kOp == BinOp::kMin) return a < b ? a : b;
-      if constexpr (kOp == BinOp::kAnd) return static_cast<C>(a & b);
-      if constexpr (kOp == BinOp::kOr) return static_cast<C>(a | b);
-      if constexpr (kOp == BinOp::kXor) return static_cast<C>(a ^ b);
-    }
-    return a;
-  }
-};
-
-// Types with typed fast paths (the others take the generic path).
-#define HLO_RED_FAST_TYPES(V)                                                              \
-  V(PRED, ew::PredT) V(S8, ew::S8T) V(S16, ew::S16T) V(S32, ew::S32T) V(S64, ew::S64T)     \
-  V(U8, ew::U8T) V(U16, ew::U16T) V(U32, ew::U32T) V(U64, ew::U64T) V(F16, ew::F16T)       \
-  V(BF16, ew::BF16T) V(F32, ew::F32T) V(F64, ew::F64T) V(C64, ew::C64T) V(C128, ew::C128T)
-
-template <template <class, BinOp> class K, class T, class... A>
-bool DispatchOp(BinOp op, A&&... a) {
-  switch (op) {
-#define HLO_OP_CASE(E)                          \
-  case BinOp::E:                                \
-    if constexpr (Supported<T, BinOp::E>()) {   \
-      K<T, BinOp::E>::Run(a...);                \
-      return true;                              \
-    }                                           \
-    return false;
-    HLO_OP_CASE(kAdd) HLO_OP_CASE(kMul) HLO_OP_CASE(kMax) HLO_OP_CASE(kMin) HLO_OP_CASE(kAnd)
-    HLO_OP_CASE(kOr) HLO_OP_CASE(kXor)
-#undef HLO_OP_CASE
-    case BinOp::kNone: return false;
-  }
-  return false;
-}
-
-// Runs K<Traits, op>::Run(a...) for element type t; false when there is no
-// fast path for (t, op).
-template <template <class, BinOp> class K, class... A>
-bool DispatchTypeOp(PrimitiveType t, BinOp op, A&&... a) {
-  switch (t) {
-#define HLO_TYPE_CASE(E, Tr) \
-  case PrimitiveType::E: return DispatchOp<K, Tr>(op, a...);
-    HLO_RED_FAST_TYPES(HLO_TYPE_CASE)
-#undef HLO_TYPE_CASE
-    default: return false;
-  }
-}
 
 // Calls f(offset) for every combination of indices of groups (sizes,
 // strides), row-major (last group fastest).
@@ -624,6 +522,15 @@ absl::StatusOr<Literal> EvalReduceWindowImpl(const Instruction& instr,
   if ((n > 1 && !shape.IsTuple()) || (shape.IsTuple() && shape.tuple_size() != n))
     return OpError(instr, "result shape does not match the number of inputs");
   const Shape& in_shape = operands[0]->shape();
+  // Pooling fast path (reduce_window_kernels.h): one input, add / maximum /
+  // minimum, every type equal; it reads the operand in its own layout.
+  if (n == 1 && in_shape.IsArray()) {
+    bool swapped = false;
+    const BinOp op = MatchBinary(comp, in_shape.element_type(), &swapped);
+    if (std::optional<Literal> r =
+            ReduceWindowRows(op, instr.GetAttr<Window>("window"), *operands[0], *operands[1], shape))
+      return std::move(*r);
+  }
   ReduceArrays arrays;
   if (absl::Status st = ReadReduceArrays(instr, operands, n, shape, /*same_result_dims=*/true, &arrays);
       !st.ok())
