@@ -282,6 +282,30 @@ void BM_SkinnyReadOnce(benchmark::State& state) {
                                               benchmark::Counter::kIsIterationInvariantRate);
 }
 
+// ---------------------------------------------------------------- pooling
+
+// reduce-window as pooling (the CNN of bench/hlo/models has three such
+// max-pools): NHWC 8x64x64x32 2x2/2 max, the same data as NCHW
+// 8x32x64x64, and a 3x3/1 SAME sum over NHWC (what an avg-pool runs).
+void BM_Pool(benchmark::State& state, const std::string& name) {
+  const bool nchw = name == "max_pool_nchw";
+  const bool sum = name == "sum_pool_3x3_nhwc";
+  const std::string x = nchw ? "f32[8,32,64,64]{3,2,1,0}" : "f32[8,64,64,32]{3,2,1,0}";
+  const std::string y = nchw ? "f32[8,32,32,32]{3,2,1,0}" : sum ? x : "f32[8,32,32,32]{3,2,1,0}";
+  const std::string window = nchw ? "size=1x1x2x2 stride=1x1x2x2"
+                             : sum ? "size=1x3x3x1 pad=0_0x1_1x1_1x0_0"
+                                   : "size=1x2x2x1 stride=1x2x2x1";
+  const std::string op = sum ? "add" : "maximum";
+  const std::string text = absl::StrCat(
+      "HloModule p\n%red (a: f32[], b: f32[]) -> f32[] {\n  %a = f32[] parameter(0)\n"
+      "  %b = f32[] parameter(1)\n  ROOT %r = f32[] ", op, "(%a, %b)\n}\n"
+      "ENTRY %main (x: ", x, ") -> ", y, " {\n  %x = ", x, " parameter(0)\n  %z = f32[] constant(",
+      sum ? "0" : "-inf", ")\n  ROOT %p = ", y, " reduce-window(%x, %z), window={", window,
+      "}, to_apply=%red\n}\n");
+  RunOurs(state, GetCase(name, text, -1, 1));
+  state.SetItemsProcessed(state.iterations() * 8 * 64 * 64 * 32);
+}
+
 void Register() {
   auto reg = [](const std::string& name, auto fn) {
     return benchmark::RegisterBenchmark(name.c_str(), fn)->UseRealTime()->Unit(benchmark::kMillisecond);
@@ -305,6 +329,8 @@ void Register() {
   reg("reduce_sum_f32_64M/ours", [](benchmark::State& s) { BM_ReduceSum(s); });
   reg("conv_nhwc/ours", [](benchmark::State& s) { BM_Conv(s, true); });
   reg("conv_nchw/ours", [](benchmark::State& s) { BM_Conv(s, false); });
+  for (const char* pool : {"max_pool_nhwc", "max_pool_nchw", "sum_pool_3x3_nhwc"})
+    reg(absl::StrCat(pool, "/ours"), [pool](benchmark::State& s) { BM_Pool(s, pool); });
 }
 
 }  // namespace
