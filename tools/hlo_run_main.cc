@@ -132,6 +132,30 @@ absl::Status WriteNpy(const std::string& path, const Literal& value) {
   return WriteOutput(path, *bytes);
 }
 
+// The rates of --profile's bounds: both given, or measured (and cached).
+// Errors are usage errors.
+absl::StatusOr<cpu::MachineRates> ProfileRates(const Options& opts) {
+  if (!opts.profile.empty()) {
+    absl::StatusOr<int64_t> rows = IntFlag("profile", opts.profile, 0);
+    if (!rows.ok()) return rows.status();
+  }
+  if (opts.machine_bandwidth.empty() && opts.machine_gflops.empty()) return cpu::GetMachineRates();
+  if (opts.machine_bandwidth.empty() || opts.machine_gflops.empty())
+    return absl::InvalidArgumentError("--machine-bandwidth and --machine-gflops go together");
+  cpu::MachineRates rates;
+  double bandwidth = 0, gflops = 0;
+  if (!absl::SimpleAtod(opts.machine_bandwidth, &bandwidth) || !(bandwidth > 0))
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--machine-bandwidth needs a number > 0 (GB/s), got '", opts.machine_bandwidth, "'"));
+  if (!absl::SimpleAtod(opts.machine_gflops, &gflops) || !(gflops > 0))
+    return absl::InvalidArgumentError(
+        absl::StrCat("--machine-gflops needs a number > 0, got '", opts.machine_gflops, "'"));
+  rates.bytes_per_second = bandwidth * 1e9;
+  rates.flops_per_second = gflops * 1e9;
+  rates.source = "given";
+  return rates;
+}
+
 // Parses and verifies a module.
 absl::StatusOr<std::unique_ptr<Module>> LoadModule(std::shared_ptr<const std::string> text,
                                                    const ParseOptions& options) {
@@ -360,28 +384,9 @@ int Run(int argc, char** argv) {
 
   std::unique_ptr<cpu::Profiler> profiler;
   if (!opts.profile.empty() || !opts.profile_json.empty()) {
-    if (!opts.profile.empty()) {
-      absl::StatusOr<int64_t> rows = IntFlag("profile", opts.profile, 0);
-      if (!rows.ok()) return UsageError(rows.status().message());
-    }
-    cpu::MachineRates rates;
-    double given = 0;
-    if (!opts.machine_bandwidth.empty() || !opts.machine_gflops.empty()) {
-      if (opts.machine_bandwidth.empty() || opts.machine_gflops.empty())
-        return UsageError("--machine-bandwidth and --machine-gflops go together");
-      if (!absl::SimpleAtod(opts.machine_bandwidth, &given) || !(given > 0))
-        return UsageError(absl::StrCat("--machine-bandwidth needs a number > 0 (GB/s), got '",
-                                       opts.machine_bandwidth, "'"));
-      rates.bytes_per_second = given * 1e9;
-      if (!absl::SimpleAtod(opts.machine_gflops, &given) || !(given > 0))
-        return UsageError(absl::StrCat("--machine-gflops needs a number > 0, got '",
-                                       opts.machine_gflops, "'"));
-      rates.flops_per_second = given * 1e9;
-      rates.source = "given";
-    } else {
-      rates = cpu::GetMachineRates();
-    }
-    profiler = std::make_unique<cpu::Profiler>(rates);
+    absl::StatusOr<cpu::MachineRates> rates = ProfileRates(opts);
+    if (!rates.ok()) return UsageError(rates.status().message());
+    profiler = std::make_unique<cpu::Profiler>(*rates);
     run_options.profiler = profiler.get();
   }
 
