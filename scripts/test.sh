@@ -62,6 +62,9 @@ stage_release() {
 stage_peer() {
   bash "$ROOT/scripts/peer-setup.sh"
   run_ctest "$BUILD_DIR" -L xla-peer
+  # The comparison's own summary (counts per status, unexplained ones).
+  grep -E "^(XLA peer comparison|xla-peer:|UNEXPLAINED)" \
+    "$BUILD_DIR/Testing/Temporary/LastTest.log" 2>/dev/null || true
 }
 
 stage_asan() {
