@@ -70,7 +70,10 @@ void Profiler::Record(const Instruction& instr, double seconds, int64_t bytes_re
   MinimalTraffic(instr, &bytes_read, &bytes_written);
   row.bytes_read += static_cast<double>(bytes_read);
   row.bytes_written += static_cast<double>(bytes_written);
-  const OpCost cost = EstimateCost(instr);
+  // The counts depend only on shapes: estimated once per instruction, not
+  // on every trip of a loop.
+  if (row.count == 1) row.cost = EstimateCost(instr);
+  const OpCost& cost = row.cost;
   row.flops += cost.flops;
   row.transcendentals += cost.transcendentals;
   double bound = 0;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "ir/cost_model.h"
 #include "ir/instruction.h"
 
 namespace hlo::cpu {
@@ -23,6 +24,7 @@ struct InstructionProfile {
   double flops = 0;         // ir/cost_model.h, summed over executions
   double transcendentals = 0;
   double bound_seconds = 0; // summed lower bound (0 for views and control flow)
+  OpCost cost;              // of one execution (ir/cost_model.h)
 };
 
 // Rates the bounds are computed with.
