@@ -35,8 +35,10 @@ struct ComputationPlan {
   std::vector<std::vector<int>> operand_positions;
   std::vector<std::vector<int>> release_after;
   // For ops that return their operand unchanged (ForwardsOperand), the
-  // operand's position; -1 otherwise.
+  // operand's position; -1 otherwise. forward_at_last_use: that operand's
+  // last use is this op (and it is not the root), so it may be moved.
   std::vector<int> forwards;
+  std::vector<bool> forward_at_last_use;
   int root = -1;
 };
 
@@ -58,13 +60,18 @@ ComputationPlan MakePlan(const Computation& computation) {
     }
   }
   plan.root = computation.root() ? position[computation.root()] : -1;
-  plan.forwards.assign(n, -1);
-  for (int i = 0; i < n; ++i)
-    if (ForwardsOperand(*plan.order[i])) plan.forwards[i] = plan.operand_positions[i][0];
   for (int i = 0; i < n; ++i) {
     if (i == plan.root) continue;
     // A value nobody reads is released right after it is made.
     plan.release_after[last_use[i] >= 0 ? last_use[i] : i].push_back(i);
+  }
+  plan.forwards.assign(n, -1);
+  plan.forward_at_last_use.assign(n, false);
+  for (int i = 0; i < n; ++i) {
+    if (!ForwardsOperand(*plan.order[i])) continue;
+    const int src = plan.operand_positions[i][0];
+    plan.forwards[i] = src;
+    plan.forward_at_last_use[i] = src >= 0 && src != plan.root && last_use[src] == i;
   }
   return plan;
 }
@@ -133,6 +140,25 @@ std::string LineSuffix(const Instruction& instr) {
   return instr.loc().line > 0 ? absl::StrCat(" (line ", instr.loc().line, ")") : std::string();
 }
 
+// Identity-like ops (plan.forwards) pass their operand on instead of
+// copying it: by reference when it lives for the whole call (arguments,
+// constants), by move at its last use. False: evaluate the op as usual.
+bool Forward(const ComputationPlan& plan, int i, std::vector<Literal>& owned,
+             std::vector<const Literal*>& value) {
+  const int src = plan.forwards[i];
+  if (src < 0 || value[src] == nullptr) return false;
+  if (value[src] != &owned[src]) {
+    value[i] = value[src];
+    return true;
+  }
+  if (!plan.forward_at_last_use[i]) return false;
+  owned[i] = std::move(owned[src]);
+  owned[src] = Literal();
+  value[i] = &owned[i];
+  value[src] = nullptr;
+  return true;
+}
+
 absl::StatusOr<Literal> Evaluate(const Computation& computation,
                                  absl::Span<const Literal* const> args, Device& device) {
   const ComputationPlan* plan = device.program->PlanFor(computation);
@@ -164,36 +190,11 @@ absl::StatusOr<Literal> Evaluate(const Computation& computation,
                                  " is elided ({...}) in the text; it was filled "
                                  "with deterministic values"));
       value[i] = &instr.literal();
+    } else if (Forward(*plan, i, owned, value)) {
+      if (device.profiler != nullptr && !profile_suspended) device.profiler->Record(instr, 0, 0, 0);
     } else {
       operands.clear();
       for (int p : plan->operand_positions[i]) operands.push_back(p >= 0 ? value[p] : nullptr);
-      // Identity-like ops pass their operand on: by reference when it lives
-      // for the whole call (arguments, constants), by move when this is
-      // its last use; otherwise they copy like any op.
-      const int src = plan->forwards[i];
-      if (src >= 0 && value[src] != nullptr) {
-        if (value[src] != &owned[src]) {
-          value[i] = value[src];
-        } else if (src != plan->root &&
-                   std::find(plan->release_after[i].begin(), plan->release_after[i].end(), src) !=
-                       plan->release_after[i].end()) {
-          owned[i] = std::move(owned[src]);
-          owned[src] = Literal();
-          value[i] = &owned[i];
-          value[src] = nullptr;
-        }
-      }
-      if (value[i] != nullptr) {
-        if (device.profiler != nullptr && !profile_suspended) device.profiler->Record(instr, 0, 0, 0);
-        for (int dead : plan->release_after[i]) {
-          if (value[dead] == &owned[dead]) {
-            device.Released(LiteralBytes(owned[dead]));
-            owned[dead].Clear();
-          }
-          value[dead] = nullptr;
-        }
-        continue;
-      }
       if (std::find(operands.begin(), operands.end(), nullptr) != operands.end()) {
         status = absl::InternalError(absl::StrCat("%", instr.name(), ": operand not scheduled"));
         break;
