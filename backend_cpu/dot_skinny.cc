@@ -1,12 +1,38 @@
 #include "backend_cpu/dot_skinny.h"
 
 #include <algorithm>
+#include <cstring>
 #include <vector>
 
 #include "backend_cpu/thread_pool.h"
 
 namespace hlo::cpu {
 namespace {
+
+// Same per-ISA cloning as the elementwise loops (ew_types.h): AVX-512, AVX2
+// and baseline clones picked at start-up; this file is built with
+// -ffp-contract=off, so every clone does the same IEEE multiplies and adds
+// in the same order and C does not depend on the CPU.
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+#define HLO_SKINNY_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#else
+#define HLO_SKINNY_CLONES
+#endif
+
+// Eight floats; the compiler maps it to one AVX register, two SSE ones or
+// half an AVX-512 one. Unaligned loads and stores go through memcpy.
+typedef float V8 __attribute__((vector_size(32)));
+inline V8 Load8(const float* p) {
+  V8 v;
+  std::memcpy(&v, p, sizeof(v));
+  return v;
+}
+inline void Store8(float* p, V8 v) { std::memcpy(p, &v, sizeof(v)); }
+inline V8 Splat8(float x) { return V8{x, x, x, x, x, x, x, x}; }
+
+// Small columns are processed in groups of up to this many, each group's
+// accumulators in registers.
+constexpr int64_t kGroup = 4;
 
 // The large operand ("big"), `wide` x k, and the small one: value s(p, j)
 // for j < few. out(w, j) is C's element for wide index w and small index j.
@@ -22,11 +48,67 @@ struct Skinny {
   float& Out(int64_t w, int64_t j) const { return c_wide_rows ? c[w * ldc + j] : c[j * ldc + w]; }
 };
 
+// acc[j*block + w] += sum over p in [p0, p0+4) of rows[p](w) * s(p, j), for
+// NJ small columns starting at s, added one p at a time in order: four rows
+// per pass so each accumulator is loaded and stored once per four rows.
+template <int NJ>
+HLO_SKINNY_CLONES void AccumulateRows4(const float* r0, const float* r1, const float* r2,
+                                       const float* r3, const float* s, int64_t k, int64_t nw,
+                                       float* acc, int64_t block) {
+  V8 sv[NJ][4];
+  for (int j = 0; j < NJ; ++j)
+    for (int q = 0; q < 4; ++q) sv[j][q] = Splat8(s[j * k + q]);
+  int64_t w = 0;
+  for (; w + 8 <= nw; w += 8) {
+    const V8 x0 = Load8(r0 + w), x1 = Load8(r1 + w), x2 = Load8(r2 + w), x3 = Load8(r3 + w);
+    for (int j = 0; j < NJ; ++j) {
+      float* aj = acc + j * block + w;
+      V8 a = Load8(aj);
+      a = a + x0 * sv[j][0];
+      a = a + x1 * sv[j][1];
+      a = a + x2 * sv[j][2];
+      a = a + x3 * sv[j][3];
+      Store8(aj, a);
+    }
+  }
+  for (; w < nw; ++w)
+    for (int j = 0; j < NJ; ++j) {
+      float& a = acc[j * block + w];
+      a = a + r0[w] * s[j * k];
+      a = a + r1[w] * s[j * k + 1];
+      a = a + r2[w] * s[j * k + 2];
+      a = a + r3[w] * s[j * k + 3];
+    }
+}
+
+template <int NJ>
+HLO_SKINNY_CLONES void AccumulateRow(const float* r0, const float* s, int64_t k, int64_t nw,
+                                     float* acc, int64_t block) {
+  for (int j = 0; j < NJ; ++j) {
+    const float sv = s[j * k];
+    float* aj = acc + j * block;
+    for (int64_t w = 0; w < nw; ++w) aj[w] = aj[w] + r0[w] * sv;
+  }
+}
+
+template <int NJ>
+void AccumulateGroup(const Skinny& s, int64_t w0, int64_t nw, int64_t j0, float* acc,
+                     int64_t block) {
+  const float* sj = s.small.data() + j0 * s.k;
+  float* aj = acc + j0 * block;
+  int64_t p = 0;
+  for (; p + 4 <= s.k; p += 4) {
+    const float* r = s.big + p * s.ld + w0;
+    AccumulateRows4<NJ>(r, r + s.ld, r + 2 * s.ld, r + 3 * s.ld, sj + p, s.k, nw, aj, block);
+  }
+  for (; p < s.k; ++p) AccumulateRow<NJ>(s.big + p * s.ld + w0, sj + p, s.k, nw, aj, block);
+}
+
 // big stored [k][wide]: stream its rows front to back; each thread keeps
 // the sums of its slice of the wide dimension for every small column (at
-// most 256 KB: in L2) and adds one row of big per step. Every element is
-// still summed over p in order, so the slicing (which follows the pool
-// width, for long contiguous reads) does not change any bit.
+// most 256 KB: in L2). Every element is summed over p in order, so the
+// slicing (which follows the pool width, for long contiguous reads) does
+// not change any bit.
 void StreamRows(const Skinny& s) {
   const int64_t per_thread = (s.wide + ThreadPoolWidth() - 1) / ThreadPoolWidth();
   const int64_t block = std::clamp<int64_t>((per_thread + 63) / 64 * 64, 64,
@@ -37,12 +119,12 @@ void StreamRows(const Skinny& s) {
     for (int64_t bi = b0; bi < b1; ++bi) {
       const int64_t w0 = bi * block, nw = std::min(block, s.wide - w0);
       std::fill(acc.begin(), acc.end(), 0.0f);
-      for (int64_t p = 0; p < s.k; ++p) {
-        const float* row = s.big + p * s.ld + w0;
-        for (int64_t j = 0; j < s.few; ++j) {
-          const float sv = s.small[j * s.k + p];
-          float* aj = acc.data() + j * block;
-          for (int64_t w = 0; w < nw; ++w) aj[w] += row[w] * sv;
+      for (int64_t j0 = 0; j0 < s.few; j0 += kGroup) {
+        switch (std::min(kGroup, s.few - j0)) {
+          case 1: AccumulateGroup<1>(s, w0, nw, j0, acc.data(), block); break;
+          case 2: AccumulateGroup<2>(s, w0, nw, j0, acc.data(), block); break;
+          case 3: AccumulateGroup<3>(s, w0, nw, j0, acc.data(), block); break;
+          default: AccumulateGroup<4>(s, w0, nw, j0, acc.data(), block); break;
         }
       }
       for (int64_t j = 0; j < s.few; ++j)
@@ -51,24 +133,71 @@ void StreamRows(const Skinny& s) {
   });
 }
 
-// big stored [wide][k]: one dot product of length k per (w, j), in 8
-// interleaved partial sums (vectorizable without reassociation) combined in
-// a fixed order at the end.
+// Sum of the 8 lanes of v in a fixed tree.
+inline float SumLanes(V8 v) {
+  return ((v[0] + v[4]) + (v[2] + v[6])) + ((v[1] + v[5]) + (v[3] + v[7]));
+}
+
+// Dot products of length k of NR rows of big with NJ small columns: for
+// each (row, column) 8 interleaved partial sums (vectorized without
+// reassociation), combined in a fixed tree, then the tail in order. Every
+// row gets the same arithmetic whether it is processed in a pair or alone
+// (NR only shares the loads of the small columns), so results do not
+// depend on how rows are split among threads.
+template <int NR, int NJ>
+HLO_SKINNY_CLONES void RowDots(const float* row, int64_t ld, const float* small, int64_t k,
+                               float* sums /* [NR][kGroup] */) {
+  V8 acc[NR][NJ];
+  for (int r = 0; r < NR; ++r)
+    for (int j = 0; j < NJ; ++j) acc[r][j] = Splat8(0.0f);
+  int64_t p = 0;
+  for (; p + 8 <= k; p += 8) {
+    V8 x[NR];
+    for (int r = 0; r < NR; ++r) x[r] = Load8(row + r * ld + p);
+    for (int j = 0; j < NJ; ++j) {
+      const V8 y = Load8(small + j * k + p);
+      for (int r = 0; r < NR; ++r) acc[r][j] = acc[r][j] + x[r] * y;
+    }
+  }
+  for (int r = 0; r < NR; ++r)
+    for (int j = 0; j < NJ; ++j) {
+      float sum = SumLanes(acc[r][j]);
+      for (int64_t q = p; q < k; ++q) sum = sum + row[r * ld + q] * small[j * k + q];
+      sums[r * kGroup + j] = sum;
+    }
+}
+
+template <int NR>
+void RowDotsGroup(const float* row, int64_t ld, const float* small, int64_t k, int64_t nj,
+                  float* sums) {
+  switch (nj) {
+    case 1: RowDots<NR, 1>(row, ld, small, k, sums); break;
+    case 2: RowDots<NR, 2>(row, ld, small, k, sums); break;
+    case 3: RowDots<NR, 3>(row, ld, small, k, sums); break;
+    default: RowDots<NR, 4>(row, ld, small, k, sums); break;
+  }
+}
+
+// big stored [wide][k]: rows of big are read once (from memory), two at a
+// time, and dotted with every small column while they are in L1.
 void DotRows(const Skinny& s) {
-  constexpr int64_t kLanes = 8;
   ParallelFor(s.wide, 16, [&](int64_t w0, int64_t w1) {
-    for (int64_t w = w0; w < w1; ++w) {
+    float sums[2 * kGroup];
+    for (int64_t w = w0; w < w1;) {
+      const int64_t nr = w + 1 < w1 ? 2 : 1;
       const float* row = s.big + w * s.ld;
-      for (int64_t j = 0; j < s.few; ++j) {
-        const float* col = s.small.data() + j * s.k;
-        float part[kLanes] = {0, 0, 0, 0, 0, 0, 0, 0};
-        int64_t p = 0;
-        for (; p + kLanes <= s.k; p += kLanes)
-          for (int64_t l = 0; l < kLanes; ++l) part[l] += row[p + l] * col[p + l];
-        float sum = ((part[0] + part[1]) + (part[2] + part[3])) + ((part[4] + part[5]) + (part[6] + part[7]));
-        for (; p < s.k; ++p) sum += row[p] * col[p];
-        s.Out(w, j) = sum;
+      for (int64_t j0 = 0; j0 < s.few; j0 += kGroup) {
+        const int64_t nj = std::min(kGroup, s.few - j0);
+        const float* col = s.small.data() + j0 * s.k;
+        if (nr == 2) {
+          RowDotsGroup<2>(row, s.ld, col, s.k, nj, sums);
+        } else {
+          RowDotsGroup<1>(row, s.ld, col, s.k, nj, sums);
+        }
+        for (int64_t r = 0; r < nr; ++r)
+          for (int64_t j = 0; j < nj; ++j) s.Out(w + r, j0 + j) = sums[r * kGroup + j];
       }
+      w += nr;
     }
   });
 }

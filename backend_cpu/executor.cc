@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "backend_cpu/collectives.h"
 #include "backend_cpu/custom_call.h"
+#include "backend_cpu/donation.h"
 #include "backend_cpu/op_eval.h"
 #include "backend_cpu/profile.h"
 #include "ir/printer.h"
@@ -39,6 +40,14 @@ struct ComputationPlan {
   // last use is this op (and it is not the root), so it may be moved.
   std::vector<int> forwards;
   std::vector<bool> forward_at_last_use;
+  // donatable[i][j]: operand j of instruction i is read last there (and by
+  // no other operand slot of i, and is not the root), so when the
+  // computation owns its value the kernel may take it (donation.h).
+  std::vector<std::vector<bool>> donatable;
+  // For get-tuple-element: no other instruction reads that element of the
+  // tuple (every user of the tuple is a get-tuple-element of another
+  // index), so an owned tuple may give the element up by move.
+  std::vector<bool> takes_element;
   int root = -1;
 };
 
@@ -64,6 +73,28 @@ ComputationPlan MakePlan(const Computation& computation) {
     if (i == plan.root) continue;
     // A value nobody reads is released right after it is made.
     plan.release_after[last_use[i] >= 0 ? last_use[i] : i].push_back(i);
+  }
+  plan.donatable.resize(n);
+  for (int i = 0; i < n; ++i) {
+    const std::vector<int>& ops = plan.operand_positions[i];
+    for (size_t j = 0; j < ops.size(); ++j) {
+      const int p = ops[j];
+      plan.donatable[i].push_back(p >= 0 && p != plan.root && last_use[p] == i &&
+                                  std::count(ops.begin(), ops.end(), p) == 1);
+    }
+  }
+  plan.takes_element.assign(n, false);
+  for (int i = 0; i < n; ++i) {
+    const Instruction& gte = *plan.order[i];
+    const int src = plan.operand_positions[i].empty() ? -1 : plan.operand_positions[i][0];
+    if (gte.opcode() != Opcode::kGetTupleElement || src < 0 || src == plan.root) continue;
+    const int64_t index = gte.AttrOr<int64_t>("index", -1);
+    bool alone = true;
+    for (const Instruction* user : plan.order[src]->users())
+      if (user != &gte && (user->opcode() != Opcode::kGetTupleElement ||
+                           user->AttrOr<int64_t>("index", -2) == index))
+        alone = false;
+    plan.takes_element[i] = alone;
   }
   plan.forwards.assign(n, -1);
   plan.forward_at_last_use.assign(n, false);
@@ -140,27 +171,68 @@ std::string LineSuffix(const Instruction& instr) {
   return instr.loc().line > 0 ? absl::StrCat(" (line ", instr.loc().line, ")") : std::string();
 }
 
+// The values of one computation call: owned[i] holds what instruction i
+// made (or an argument handed over), value[i] points at instruction i's
+// value wherever it lives (owned[i], an argument, a constant), and bytes[i]
+// is what owned[i] counts in the device's live bytes.
+struct Frame {
+  explicit Frame(int n) : owned(n), value(n, nullptr), bytes(n, 0) {}
+  bool Owns(int i) const { return value[i] == &owned[i]; }
+  // Moves owned[from] into owned[to] (with its byte count).
+  void Move(int from, int to) {
+    owned[to] = std::move(owned[from]);
+    owned[from] = Literal();
+    value[to] = &owned[to];
+    value[from] = nullptr;
+    bytes[to] = bytes[from];
+    bytes[from] = 0;
+  }
+  std::vector<Literal> owned;
+  std::vector<const Literal*> value;
+  std::vector<int64_t> bytes;
+};
+
 // Identity-like ops (plan.forwards) pass their operand on instead of
 // copying it: by reference when it lives for the whole call (arguments,
 // constants), by move at its last use. False: evaluate the op as usual.
-bool Forward(const ComputationPlan& plan, int i, std::vector<Literal>& owned,
-             std::vector<const Literal*>& value) {
+bool Forward(const ComputationPlan& plan, int i, Frame& frame) {
   const int src = plan.forwards[i];
-  if (src < 0 || value[src] == nullptr) return false;
-  if (value[src] != &owned[src]) {
-    value[i] = value[src];
+  if (src < 0 || frame.value[src] == nullptr) return false;
+  if (!frame.Owns(src)) {
+    frame.value[i] = frame.value[src];
     return true;
   }
   if (!plan.forward_at_last_use[i]) return false;
-  owned[i] = std::move(owned[src]);
-  owned[src] = Literal();
-  value[i] = &owned[i];
-  value[src] = nullptr;
+  frame.Move(src, i);
   return true;
 }
 
+// get-tuple-element of an owned tuple whose element no one else reads
+// (plan.takes_element): moves the element out instead of copying it.
+bool TakeElement(const ComputationPlan& plan, int i, Frame& frame) {
+  if (!plan.takes_element[i]) return false;
+  const int src = plan.operand_positions[i][0];
+  if (!frame.Owns(src) || !frame.owned[src].IsTuple()) return false;
+  const Instruction& instr = *plan.order[i];
+  const int64_t index = instr.AttrOr<int64_t>("index", -1);
+  std::vector<Literal>& elems = frame.owned[src].mutable_tuple_elements();
+  if (index < 0 || index >= static_cast<int64_t>(elems.size()) ||
+      !elems[index].shape().Compatible(instr.shape()))
+    return false;
+  frame.owned[i] = ConformLayouts(std::move(elems[index]), instr.shape());
+  elems[index] = Literal();
+  frame.value[i] = &frame.owned[i];
+  frame.bytes[i] = LiteralBytes(frame.owned[i]);
+  frame.bytes[src] = std::max<int64_t>(0, frame.bytes[src] - frame.bytes[i]);
+  return true;
+}
+
+// `owned_args`, when not empty, hands arguments over (one entry per
+// parameter, nullptr for one that is only lent): the computation may move
+// from them like from its own values.
 absl::StatusOr<Literal> Evaluate(const Computation& computation,
-                                 absl::Span<const Literal* const> args, Device& device) {
+                                 absl::Span<const Literal* const> args,
+                                 absl::Span<Literal* const> owned_args, Device& device) {
   const ComputationPlan* plan = device.program->PlanFor(computation);
   if (plan == nullptr)
     return absl::InternalError(absl::StrCat("computation ", computation.name(), " has no plan"));
@@ -171,9 +243,9 @@ absl::StatusOr<Literal> Evaluate(const Computation& computation,
   if (call_depth >= 256) return absl::InvalidArgumentError("computations nested more than 256 deep");
   ++call_depth;
   const int n = static_cast<int>(plan->order.size());
-  std::vector<Literal> owned(n);
-  std::vector<const Literal*> value(n, nullptr);
+  Frame frame(n);
   std::vector<const Literal*> operands;
+  std::vector<Literal*> donated;
   absl::Status status;
   for (int i = 0; i < n && status.ok(); ++i) {
     const Instruction& instr = *plan->order[i];
@@ -183,36 +255,62 @@ absl::StatusOr<Literal> Evaluate(const Computation& computation,
         status = absl::InvalidArgumentError(absl::StrCat("parameter ", k, " out of range"));
         break;
       }
-      value[i] = args[k];
+      if (k >= static_cast<int64_t>(owned_args.size()) || owned_args[k] == nullptr) {
+        frame.value[i] = args[k];
+      } else {
+        frame.owned[i] = std::move(*owned_args[k]);
+        *owned_args[k] = Literal();
+        frame.value[i] = &frame.owned[i];
+        frame.bytes[i] = LiteralBytes(frame.owned[i]);
+        device.Allocated(frame.bytes[i]);
+      }
     } else if (instr.opcode() == Opcode::kConstant && instr.has_literal()) {
       if (instr.literal().elided())
         device.Note(absl::StrCat("constant %", instr.name(),
                                  " is elided ({...}) in the text; it was filled "
                                  "with deterministic values"));
-      value[i] = &instr.literal();
-    } else if (Forward(*plan, i, owned, value)) {
+      frame.value[i] = &instr.literal();
+    } else if (Forward(*plan, i, frame) || TakeElement(*plan, i, frame)) {
       if (device.profiler != nullptr && !profile_suspended) device.profiler->Record(instr, 0, 0, 0);
     } else {
       operands.clear();
-      for (int p : plan->operand_positions[i]) operands.push_back(p >= 0 ? value[p] : nullptr);
+      donated.clear();
+      const std::vector<int>& positions = plan->operand_positions[i];
+      for (size_t j = 0; j < positions.size(); ++j) {
+        const int p = positions[j];
+        operands.push_back(p >= 0 ? frame.value[p] : nullptr);
+        donated.push_back(p >= 0 && plan->donatable[i][j] && frame.Owns(p) ? &frame.owned[p]
+                                                                             : nullptr);
+      }
       if (std::find(operands.begin(), operands.end(), nullptr) != operands.end()) {
         status = absl::InternalError(absl::StrCat("%", instr.name(), ": operand not scheduled"));
         break;
       }
       const bool profiled = device.profiler != nullptr && !profile_suspended;
       double start = 0, outer_nested = 0;
+      int64_t read = 0;
       if (profiled) {
+        // Counted before the kernel: it may take donated operands.
+        for (const Literal* o : operands) read += LiteralBytes(*o);
         outer_nested = profile_nested_seconds;
         profile_nested_seconds = 0;
         profile_suspended = !CallsAreProfiled(instr.opcode());
         start = NowSeconds();
       }
-      absl::StatusOr<Literal> r = FamilyOf(instr.opcode())(instr, operands, device.ctx);
+      absl::StatusOr<Literal> r;
+      {
+        // A taken operand's bytes now belong to the kernel's result.
+        auto taken = [&](size_t j) {
+          const int p = positions[j];
+          device.Released(frame.bytes[p]);
+          frame.bytes[p] = 0;
+        };
+        ScopedDonations scope(donated, taken);
+        r = FamilyOf(instr.opcode())(instr, operands, device.ctx);
+      }
       if (profiled) {
         const double elapsed = NowSeconds() - start;
         profile_suspended = false;
-        int64_t read = 0;
-        for (const Literal* o : operands) read += LiteralBytes(*o);
         device.profiler->Record(instr, elapsed - profile_nested_seconds, read,
                                 r.ok() ? LiteralBytes(*r) : 0);
         profile_nested_seconds = outer_nested + elapsed;
@@ -226,27 +324,29 @@ absl::StatusOr<Literal> Evaluate(const Computation& computation,
                                 absl::StrCat(status.message(), LineSuffix(instr)));
         break;
       }
-      owned[i] = *std::move(r);
-      value[i] = &owned[i];
-      device.Allocated(LiteralBytes(owned[i]));
+      frame.owned[i] = *std::move(r);
+      frame.value[i] = &frame.owned[i];
+      frame.bytes[i] = LiteralBytes(frame.owned[i]);
+      device.Allocated(frame.bytes[i]);
     }
     for (int dead : plan->release_after[i]) {
-      if (value[dead] == &owned[dead]) {
-        device.Released(LiteralBytes(owned[dead]));
-        owned[dead].Clear();
+      if (frame.Owns(dead)) {
+        device.Released(frame.bytes[dead]);
+        frame.bytes[dead] = 0;
+        frame.owned[dead].Clear();
       }
-      value[dead] = nullptr;
+      frame.value[dead] = nullptr;
     }
   }
   --call_depth;
   if (!status.ok()) return status;
   if (plan->root < 0) return absl::InvalidArgumentError("computation without a root");
   const int r = plan->root;
-  if (value[r] == &owned[r]) {
-    device.Released(LiteralBytes(owned[r]));
-    return std::move(owned[r]);
+  if (frame.Owns(r)) {
+    device.Released(frame.bytes[r]);
+    return std::move(frame.owned[r]);
   }
-  return *value[r];
+  return *frame.value[r];
 }
 
 // Checks the argument against the parameter (element type and dims) and,
@@ -291,13 +391,20 @@ absl::StatusOr<RunResult> RunModule(const Module& module, absl::Span<const Liter
     return absl::InvalidArgumentError(absl::StrCat("the entry computation takes ",
                                                    entry->num_parameters(), " arguments, got ",
                                                    args.size()));
-  // Arguments are used in place unless their layout must change.
+  // Arguments are used in place unless their layout must change. Donated
+  // ones (single device) are handed to the entry computation.
+  if (!options.donated_args.empty() && options.donated_args.size() != args.size())
+    return absl::InvalidArgumentError("donated_args must have one entry per argument");
   std::vector<Literal> converted(args.size());
   std::vector<const Literal*> arg_ptrs;
+  std::vector<Literal*> donated;
   for (size_t i = 0; i < args.size(); ++i) {
-    absl::StatusOr<bool> relaid = ConvertArgument(args[i], *entry->parameter(i), &converted[i]);
+    Literal* given = options.donated_args.empty() ? nullptr : options.donated_args[i];
+    const Literal& arg = given != nullptr ? *given : args[i];
+    absl::StatusOr<bool> relaid = ConvertArgument(arg, *entry->parameter(i), &converted[i]);
     if (!relaid.ok()) return relaid.status();
-    arg_ptrs.push_back(*relaid ? &converted[i] : &args[i]);
+    arg_ptrs.push_back(*relaid ? &converted[i] : &arg);
+    donated.push_back(given == nullptr ? nullptr : *relaid ? &converted[i] : given);
   }
 
   const int64_t replicas =
@@ -307,6 +414,8 @@ absl::StatusOr<RunResult> RunModule(const Module& module, absl::Span<const Liter
                                  : std::max<int64_t>(1, module.header().num_partitions);
   const int64_t devices = replicas * partitions;
   if (devices > 1024) return absl::InvalidArgumentError("more than 1024 devices requested");
+  // Every device reads the same arguments: none may take them.
+  if (devices > 1) donated.assign(donated.size(), nullptr);
 
   Program program(module);
   CollectiveHub collectives(replicas, partitions);
@@ -328,17 +437,26 @@ absl::StatusOr<RunResult> RunModule(const Module& module, absl::Span<const Liter
     dev.ctx.rng_state = &dev.rng_state;
     dev.ctx.notes = &dev.notes;
     dev.ctx.call = [&dev](const Computation& c, absl::Span<const Literal* const> a) {
-      return Evaluate(c, a, dev);
+      return Evaluate(c, a, {}, dev);
+    };
+    dev.ctx.call_owned = [&dev](const Computation& c, absl::Span<Literal> a) {
+      std::vector<const Literal*> ptrs;
+      std::vector<Literal*> owned;
+      for (Literal& arg : a) {
+        ptrs.push_back(&arg);
+        owned.push_back(&arg);
+      }
+      return Evaluate(c, ptrs, owned, dev);
     };
   }
   const double run_start = NowSeconds();
   if (devices == 1) {
-    results[0] = Evaluate(*entry, arg_ptrs, device[0]);
+    results[0] = Evaluate(*entry, arg_ptrs, donated, device[0]);
   } else {
     std::vector<std::thread> threads;
     for (int64_t d = 0; d < devices; ++d)
       threads.emplace_back([&, d] {
-        results[d] = Evaluate(*entry, arg_ptrs, device[d]);
+        results[d] = Evaluate(*entry, arg_ptrs, {}, device[d]);
         // Peers waiting for this device in a collective or a recv must not
         // wait forever: wake them with the error.
         if (!results[d].ok()) {

@@ -35,6 +35,12 @@ struct RunOptions {
   std::function<Literal(const Shape&, int64_t)> infeed_fallback;
   // When set, device 0 records every instruction it runs (backend_cpu/profile.h).
   Profiler* profiler = nullptr;
+  // Buffer donation (XLA's, for input_output_alias): empty, or one entry per
+  // entry parameter; a non-null entry is that parameter's argument (used
+  // instead of args[k]), handed over to a single-device run, which may
+  // update it in place (e.g. a KV cache) and leaves it empty. Ignored by
+  // multi-device runs, whose devices share the arguments.
+  std::vector<Literal*> donated_args;
 };
 
 struct RunResult {

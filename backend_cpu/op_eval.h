@@ -43,6 +43,11 @@ struct OpContext {
   std::function<absl::StatusOr<Literal>(const Computation& computation,
                                         absl::Span<const Literal* const> args)>
       call;
+  // The same, handing the arguments over: the computation may move from
+  // them (a while loop's state, updated in place trip after trip).
+  std::function<absl::StatusOr<Literal>(const Computation& computation,
+                                        absl::Span<Literal> args)>
+      call_owned;
   int64_t replica_id = 0;
   int64_t partition_id = 0;
   int64_t replica_count = 1;

@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "backend_cpu/custom_call.h"
+#include "backend_cpu/donation.h"
 #include "backend_cpu/op_eval.h"
 #include "backend_cpu/rng.h"
 
@@ -38,7 +39,15 @@ absl::StatusOr<Literal> While(const Instruction& instr, absl::Span<const Literal
   if (!cond.ok()) return cond.status();
   absl::StatusOr<const Computation*> body = Called(instr, "body");
   if (!body.ok()) return body.status();
-  Literal state = *ops[0];
+  // The loop state is handed to the body every trip (updated in place there
+  // when the body's ops allow it); the initial value is taken over when it
+  // dies here, else copied once.
+  Literal state;
+  if (DonatedOperand(0) != nullptr) {
+    state = TakeDonated(0);
+  } else {
+    state = *ops[0];
+  }
   for (;;) {
     const Literal* arg = &state;
     absl::StatusOr<Literal> c = ctx.call(**cond, absl::MakeConstSpan(&arg, 1));
@@ -46,7 +55,8 @@ absl::StatusOr<Literal> While(const Instruction& instr, absl::Span<const Literal
     absl::StatusOr<bool> go = PredValue(instr, *c);
     if (!go.ok()) return go.status();
     if (!*go) break;
-    absl::StatusOr<Literal> next = ctx.call(**body, absl::MakeConstSpan(&arg, 1));
+    absl::StatusOr<Literal> next = ctx.call_owned ? ctx.call_owned(**body, absl::MakeSpan(&state, 1))
+                                                  : ctx.call(**body, absl::MakeConstSpan(&arg, 1));
     if (!next.ok()) return next.status();
     state = *std::move(next);
   }
@@ -91,7 +101,14 @@ absl::StatusOr<Literal> Conditional(const Instruction& instr,
 absl::StatusOr<Literal> Tuple(const Instruction& instr, absl::Span<const Literal* const> ops) {
   std::vector<Literal> elems;
   elems.reserve(ops.size());
-  for (const Literal* op : ops) elems.push_back(*op);
+  for (size_t j = 0; j < ops.size(); ++j) {
+    // (Not a ?: expression: mixing Literal&& and const Literal& would copy.)
+    if (DonatedOperand(j) != nullptr) {
+      elems.push_back(TakeDonated(j));
+    } else {
+      elems.push_back(*ops[j]);
+    }
+  }
   return ConformLayouts(Literal::MakeTuple(std::move(elems)), instr.shape());
 }
 

@@ -24,6 +24,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "backend_cpu/elementwise_kernels.h"
+#include "backend_cpu/donation.h"
 #include "backend_cpu/op_eval.h"
 #include "backend_cpu/thread_pool.h"
 
@@ -410,6 +411,19 @@ absl::StatusOr<std::vector<int64_t>> StartIndices(const Instruction& instr,
                                      " operands"));
 }
 
+// The starting value of an op that updates its operand (dynamic-update-slice,
+// scatter): `in` (operand `i`, row-major) as a row-major literal of `shape`.
+// Taken over without a copy when the executor donates the operand and its
+// storage already is that literal; copied otherwise.
+Literal TakeOrCopyOperand(size_t i, const Literal& in, const Shape& shape) {
+  Literal* donated = DonatedOperand(i);
+  if (donated != nullptr && &in == donated && in.shape().element_type() == shape.element_type())
+    return TakeDonated(i);
+  Literal out = RowMajorUninitialized(shape);
+  if (out.size_bytes() > 0) std::memcpy(out.data(), in.data(), out.size_bytes());
+  return out;
+}
+
 Literal Finish(Literal result, const Shape& shape) {
   return ToLayout(std::move(result), shape.layout());
 }
@@ -606,10 +620,10 @@ absl::StatusOr<Literal> EvalDynamicUpdateSlice(const Instruction& instr,
     return OpError(instr, "operand, update and result ranks differ");
   absl::StatusOr<std::vector<int64_t>> starts = StartIndices(instr, ops, 2, rank);
   if (!starts.ok()) return starts.status();
-  Literal out = RowMajorLiteral(out_shape);
+  if (Count(in) != out_shape.ElementCount())
+    return OpError(instr, "result shape differs from the operand's");
+  Literal out = TakeOrCopyOperand(0, in, out_shape);
   const int eb = out.element_bytes();
-  if (Count(in) != Count(out)) return OpError(instr, "result shape differs from the operand's");
-  if (Count(out) > 0) std::memcpy(out.data(), in.data(), static_cast<size_t>(Count(out)) * eb);
   const std::vector<int64_t> out_strides = RowMajorStrides(out_shape.dims());
   int64_t base = 0;
   for (int64_t i = 0; i < rank; ++i) {
@@ -1098,7 +1112,7 @@ absl::StatusOr<Literal> EvalScatter(const Instruction& instr, absl::Span<const L
   if (!ops[n]->shape().IsArray() || ops[n]->shape().rank() > kMaxRank)
     return OpError(instr, "scatter_indices must be an array");
   const Literal& ind = RowMajor(*ops[n], &tmps[n]);
-  const Shape& oshape = operand[0]->shape();
+  const Shape oshape = operand[0]->shape();  // a copy: operand[0] may be taken over below
   const Shape& ushape = update[0]->shape();
 
   const IntList uwd = instr.AttrOr<IntList>("update_window_dims", {});
@@ -1154,11 +1168,8 @@ absl::StatusOr<Literal> EvalScatter(const Instruction& instr, absl::Span<const L
   std::vector<Literal> out(n);
   std::vector<int> eb(n);
   for (int64_t j = 0; j < n; ++j) {
-    out[j] = RowMajorLiteral(n == 1 ? result_shape : result_shape.tuple_shape(j));
+    out[j] = TakeOrCopyOperand(j, *operand[j], n == 1 ? result_shape : result_shape.tuple_shape(j));
     eb[j] = out[j].element_bytes();
-    if (Count(out[j]) > 0)
-      std::memcpy(out[j].data(), operand[j]->data(),
-                  static_cast<size_t>(Count(out[j])) * eb[j]);
   }
 
   const Combiner comb = ClassifyCombiner(comp, oshape.element_type(), n);
