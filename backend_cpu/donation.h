@@ -21,7 +21,10 @@
 namespace hlo::cpu {
 
 // The value of operand `i` if it is donated to the running kernel, else
-// nullptr (to look at it; take it with TakeDonated).
+// nullptr (to look at it; take it with TakeDonated). Only a value's last
+// operand slot is donated: a kernel that takes operand i must be done with
+// reading any earlier operand that may be the same value (tuple(x, x) copies
+// slot 0, then takes slot 1), and must not read operand i afterwards.
 Literal* DonatedOperand(size_t i);
 
 // Moves donated operand `i` out (DonatedOperand(i) must be non-null) and

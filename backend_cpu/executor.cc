@@ -40,9 +40,10 @@ struct ComputationPlan {
   // last use is this op (and it is not the root), so it may be moved.
   std::vector<int> forwards;
   std::vector<bool> forward_at_last_use;
-  // donatable[i][j]: operand j of instruction i is read last there (and by
-  // no other operand slot of i, and is not the root), so when the
-  // computation owns its value the kernel may take it (donation.h).
+  // donatable[i][j]: operand j of instruction i is read last there (in its
+  // last operand slot of i, and is not the root), so when the computation
+  // owns its value the kernel may take it (donation.h) after reading the
+  // earlier slots.
   std::vector<std::vector<bool>> donatable;
   // For get-tuple-element: no other instruction reads that element of the
   // tuple (every user of the tuple is a get-tuple-element of another
@@ -79,8 +80,10 @@ ComputationPlan MakePlan(const Computation& computation) {
     const std::vector<int>& ops = plan.operand_positions[i];
     for (size_t j = 0; j < ops.size(); ++j) {
       const int p = ops[j];
+      // Only a value's last slot: earlier slots holding the same value
+      // are read (e.g. copied into a tuple) before the kernel takes it.
       plan.donatable[i].push_back(p >= 0 && p != plan.root && last_use[p] == i &&
-                                  std::count(ops.begin(), ops.end(), p) == 1);
+                                  std::find(ops.begin() + j + 1, ops.end(), p) == ops.end());
     }
   }
   plan.takes_element.assign(n, false);

@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "absl/strings/str_cat.h"
+#include "backend_cpu/donation.h"
 #include "backend_cpu/elementwise_kernels.h"
 #include "backend_cpu/op_eval.h"
 #include "backend_cpu/thread_pool.h"
@@ -105,8 +106,25 @@ absl::StatusOr<Literal> EvalElementwise(const Instruction& instr,
   }
 
   // Every physical slot (tile padding included) is written by the parallel
-  // kernel: no zero-fill pass, and first touch happens in the writers.
-  Literal out = Literal::Uninitialized(result_shape);
+  // kernel: no zero-fill pass, and first touch happens in the writers. An
+  // operand that dies here and is stored exactly as the result is written
+  // over instead (in place, as XLA's buffer assignment shares an
+  // elementwise op's buffer with such an operand): every slot is read
+  // before the same slot is written, by the same thread, so the values do
+  // not change.
+  Literal out, taken;
+  bool in_place = false;
+  for (size_t i = operands.size(); i-- > 0 && !in_place;) {
+    if (DonatedOperand(i) == nullptr || inputs[i] != operands[i]->data() ||
+        operands[i]->element_bytes() != PrimitiveTypeByteSize(result_shape.element_type()))
+      continue;
+    // `taken` keeps the storage alive (inputs[i] points into it) even if
+    // it could not be reused.
+    taken = TakeDonated(i);
+    in_place = taken.ReuseStorageAs(result_shape);
+    if (in_place) out = std::move(taken);
+  }
+  if (!in_place) out = Literal::Uninitialized(result_shape);
   RunElementwise(*kernel, inputs, out.data(), out.physical_count(), attrs->params());
   return out;
 }

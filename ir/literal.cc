@@ -72,6 +72,18 @@ Literal Literal::Uninitialized(const Shape& shape) {
   return out;
 }
 
+bool Literal::ReuseStorageAs(const Shape& shape) {
+  if (!shape_.IsArray() || !shape.IsArray()) return false;
+  Shape target = shape;
+  target.FillDefaultLayoutIfMissing();
+  const size_t bytes = static_cast<size_t>(PhysicalElementCount(target)) *
+                       PrimitiveTypeByteSize(target.element_type());
+  if (bytes != data_.size()) return false;
+  shape_ = std::move(target);
+  elided_ = false;
+  return true;
+}
+
 Literal Literal::MakeTuple(std::vector<Literal> elements) {
   std::vector<Shape> shapes;
   shapes.reserve(elements.size());

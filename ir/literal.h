@@ -89,6 +89,12 @@ class Literal {
   const std::vector<Literal>& tuple_elements() const { return elements_; }
   std::vector<Literal>& mutable_tuple_elements() { return elements_; }
 
+  // Reuses this array literal's storage for `shape` (an array shape whose
+  // storage has exactly as many bytes): the bytes stay, only their type and
+  // shape change; false (and no change) if the sizes differ. For kernels
+  // that write their result over an operand that dies (in place).
+  bool ReuseStorageAs(const Shape& shape);
+
   // A copy of this array literal in another layout (same logical values).
   Literal Relayout(const Layout& layout) const;
 
