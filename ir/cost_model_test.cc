@@ -46,9 +46,16 @@ ENTRY %e (a: f32[8,16], b: f32[16,4], img: f32[2,10,10,3], k: f32[3,3,3,5], c: c
   EXPECT_EQ(EstimateCost(*Find(**m, "neg")).flops, 8 * 16);
   // 2 per output element and kernel tap (3x3 window, 3 input features).
   EXPECT_EQ(EstimateCost(*Find(**m, "conv")).flops, 2.0 * (2 * 8 * 8 * 5) * (3 * 3 * 3));
-  EXPECT_EQ(EstimateCost(*Find(**m, "red")).flops, 8 * 16);
-  EXPECT_EQ(EstimateCost(*Find(**m, "rw")).flops, 4 * 8 * 4);
-  EXPECT_EQ(EstimateCost(*Find(**m, "fft")).flops, 5.0 * 1024 * 10);
+  // The reducer (one add) runs inputs - outputs times.
+  EXPECT_EQ(EstimateCost(*Find(**m, "red")).flops, 8 * 16 - 8);
+  // (window - 1) reducer applications per output element.
+  EXPECT_EQ(EstimateCost(*Find(**m, "rw")).flops, 4 * 8 * 3);
+  // 2 * 4 * log2(1024) per element.
+  EXPECT_EQ(EstimateCost(*Find(**m, "fft")).flops, 8.0 * 10 * 1024);
+  // Bytes: operands + result; a tuple moves only its pointer table.
+  EXPECT_EQ(EstimateCost(*Find(**m, "dot")).bytes_accessed, 4 * (128 + 64 + 32));
+  EXPECT_EQ(EstimateCost(*Find(**m, "t")).bytes_accessed, 8 * 7);
+  EXPECT_EQ(EstimateCost(*Find(**m, "a")).bytes_accessed, 0);
   EXPECT_EQ(EstimateCost(*Find(**m, "t")).flops, 0);
   EXPECT_EQ(ShapeBytes(Find(**m, "bf")->shape()), 6);
   EXPECT_EQ(ShapeBytes(Find(**m, "t")->shape()), 4 * (32 + 128 + 640 + 8 + 32) + 8 * 1024 + 6);

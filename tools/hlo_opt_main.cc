@@ -22,6 +22,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/string_view.h"
+#include "analysis/cost_analysis.h"
 #include "ir/printer.h"
 #include "ir/verifier.h"
 #include "parser/parser.h"
@@ -59,6 +60,14 @@ struct Options {
   std::string platform;
   std::string stage = "hlo";
   std::string format = "hlo";
+  bool cost = false;      // the cost table instead of the module
+  std::string cost_json;  // --cost-json=FILE
+};
+
+// What one module of the input produced besides its printed form.
+struct ModuleOutputs {
+  std::string printed;    // what goes to -o (module text or a report)
+  std::string cost_json;  // CostToJson, when --cost-json asks for it
 };
 
 void Error(absl::string_view message) {
@@ -91,7 +100,7 @@ int UsageError(absl::string_view message) {
 // been reported to stderr and false is returned.
 bool ProcessModule(std::shared_ptr<const std::string> text, const std::string& filename, const Options& opts,
                    const PrintOptions& print_options, const Pipeline* pipeline,
-                   const PipelineOptions& pipeline_options, std::string* out) {
+                   const PipelineOptions& pipeline_options, ModuleOutputs* out) {
   ParseOptions parse_options;
   parse_options.filename = filename;
   parse_options.reject_unspecified_api_version = opts.strict;
@@ -121,8 +130,16 @@ bool ProcessModule(std::shared_ptr<const std::string> text, const std::string& f
       return false;
     }
   }
-  *out = PrintModule(**module, print_options);
-  if (!out->empty() && out->back() != '\n') out->push_back('\n');
+  if (opts.cost || !opts.cost_json.empty()) {
+    ModuleCost cost = AnalyzeCost(**module);
+    if (!opts.cost_json.empty()) out->cost_json = CostToJson(cost);
+    if (opts.cost) {
+      out->printed = FormatCostTable(cost);
+      return true;
+    }
+  }
+  out->printed = PrintModule(**module, print_options);
+  if (!out->printed.empty() && out->printed.back() != '\n') out->printed.push_back('\n');
   return true;
 }
 
@@ -192,6 +209,11 @@ int Run(int argc, char** argv) {
   flags.AddString("stage", &opts.stage, "STAGE", "output stage; only 'hlo' (the default)");
   flags.AddBool("list-stages", &opts.list_stages, "list the supported stages and exit");
   flags.AddString("format", &opts.format, "FMT", "input format; only 'hlo' (text, the default)");
+  flags.AddBool("cost", &opts.cost,
+                "print XLA's cost analysis (flops, transcendentals, bytes per\n"
+                "instruction and computation) instead of the module");
+  flags.AddString("cost-json", &opts.cost_json, "FILE",
+                  "write the cost analysis as JSON to FILE (docs/hlo-opt-cost.md)");
   flags.SetEpilogue(UsageEpilogue());
 
   absl::Status parsed = flags.Parse(argc, argv);
@@ -264,6 +286,8 @@ int Run(int argc, char** argv) {
   const std::string& input = flags.positional()[0];
   if (input.empty()) return UsageError("empty input file name");
   if (opts.output.empty()) return UsageError("empty output file name (-o)");
+  if (flags.WasSet("cost-json") && opts.cost_json.empty())
+    return UsageError("empty file name in --cost-json");
   if (!opts.platform.empty() && opts.platform != "transforms") {
     Note(absl::StrCat("--platform=", opts.platform,
                       " ignored: this hlo-opt has no backends; it parses, verifies and prints"));
@@ -290,22 +314,34 @@ int Run(int argc, char** argv) {
   }
 
   std::string output;
+  std::vector<std::string> cost_jsons;
   int failures = 0;
   for (size_t i = 0; i < chunks.size(); ++i) {
-    std::string printed;
+    ModuleOutputs result;
     if (!ProcessModule(std::make_shared<const std::string>(std::move(chunks[i].text)), filename, opts, print_options,
-                       run_pipeline ? &pipeline : nullptr, pipeline_options, &printed)) {
+                       run_pipeline ? &pipeline : nullptr, pipeline_options, &result)) {
       ++failures;
       continue;
     }
     if (i > 0) absl::StrAppend(&output, kSplitMarker, "\n");
-    absl::StrAppend(&output, printed);
+    absl::StrAppend(&output, result.printed);
+    cost_jsons.push_back(std::move(result.cost_json));
   }
   if (failures > 0) {
     if (chunks.size() > 1) {
       Error(absl::StrCat(failures, " of ", chunks.size(), " input chunks failed"));
     }
     return 1;  // nothing written: output is all-or-nothing
+  }
+  if (!opts.cost_json.empty()) {
+    // One object per module; several (--split-input-file) as an array.
+    std::string doc = cost_jsons.size() == 1 ? cost_jsons[0]
+                                             : absl::StrCat("[", absl::StrJoin(cost_jsons, ","), "]\n");
+    absl::Status written = WriteOutput(opts.cost_json, doc);
+    if (!written.ok()) {
+      Error(written.message());
+      return 1;
+    }
   }
   absl::Status written = WriteOutput(opts.output, output);
   if (!written.ok()) {
