@@ -14,6 +14,7 @@ HLO_PACKAGES=(
   libabsl-dev libre2-dev libgtest-dev libgmock-dev libbenchmark-dev
   libopenblas-dev libopenblas-pthread-dev libfftw3-dev libdnnl-dev libmimalloc-dev
   llvm-14-tools clang-14 libclang-rt-14-dev python3
+  graphviz  # hlo-opt --emit=html renders its SVG with `dot -Tsvg`
 )
 
 log() { printf '\n==> %s\n' "$*"; }

@@ -10,6 +10,7 @@
 #   exec_root       where lit puts Output/ (temporary files); default: a
 #                   directory under the system temp dir, never the source tree
 import os
+import shutil
 import sys
 import tempfile
 
@@ -71,3 +72,10 @@ else:
   lit_config.note('shared corpus not found (shared_dir=%r): tests that need it are UNSUPPORTED'
                   % shared_dir)
 config.substitutions.append(('%shared_dir', shared_dir or '/nonexistent-shared-dir'))
+
+# Graphviz (Debian graphviz) renders hlo-opt --emit=html; tests that need it
+# say `REQUIRES: graphviz`.
+if shutil.which('dot'):
+  config.available_features.add('graphviz')
+else:
+  lit_config.note('Graphviz dot not found: tests that need it are UNSUPPORTED')

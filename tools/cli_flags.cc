@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "absl/strings/ascii.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 
@@ -241,6 +242,13 @@ std::vector<std::string> SplitList(absl::string_view value) {
     if (!item.empty()) out.emplace_back(item);
   }
   return out;
+}
+
+bool ParseInt(absl::string_view value, int64_t min, int64_t max, int64_t* out) {
+  int64_t v = 0;
+  if (!absl::SimpleAtoi(value, &v) || v < min || v > max) return false;
+  *out = v;
+  return true;
 }
 
 }  // namespace cli

@@ -14,6 +14,7 @@
 // --list-passes), as XLA's tools spell some flags with underscores.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -90,6 +91,10 @@ class FlagParser {
 // Splits "a,b,,c" into {"a","b","c"} (empty items and surrounding
 // whitespace dropped): how list-valued flags such as --passes are read.
 std::vector<std::string> SplitList(absl::string_view value);
+
+// A decimal integer in [min, max] (how integer-valued flags such as
+// --radius are read); false if it is not one.
+bool ParseInt(absl::string_view value, int64_t min, int64_t max, int64_t* out);
 
 }  // namespace cli
 }  // namespace hlo

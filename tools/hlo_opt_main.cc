@@ -23,6 +23,8 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/string_view.h"
 #include "analysis/cost_analysis.h"
+#include "analysis/dot_graph.h"
+#include "analysis/html_graph.h"
 #include "ir/printer.h"
 #include "ir/verifier.h"
 #include "parser/parser.h"
@@ -62,6 +64,11 @@ struct Options {
   std::string format = "hlo";
   bool cost = false;      // the cost table instead of the module
   std::string cost_json;  // --cost-json=FILE
+  std::string emit = "hlo";  // hlo | dot | html
+  bool dot_layouts = false;
+  std::string focus;
+  std::string radius = "2";
+  DotOptions dot;  // from dot_layouts, focus, radius
 };
 
 // What one module of the input produced besides its printed form.
@@ -137,6 +144,16 @@ bool ProcessModule(std::shared_ptr<const std::string> text, const std::string& f
       out->printed = FormatCostTable(cost);
       return true;
     }
+  }
+  if (opts.emit == "dot" || opts.emit == "html") {
+    absl::StatusOr<std::string> graph =
+        opts.emit == "dot" ? EmitDot(**module, opts.dot) : EmitHtml(**module, opts.dot);
+    if (!graph.ok()) {
+      Error(graph.status().message());
+      return false;
+    }
+    out->printed = std::move(*graph);
+    return true;
   }
   out->printed = PrintModule(**module, print_options);
   if (!out->printed.empty() && out->printed.back() != '\n') out->printed.push_back('\n');
@@ -214,6 +231,13 @@ int Run(int argc, char** argv) {
                 "instruction and computation) instead of the module");
   flags.AddString("cost-json", &opts.cost_json, "FILE",
                   "write the cost analysis as JSON to FILE (docs/hlo-opt-cost.md)");
+  flags.AddString("emit", &opts.emit, "KIND",
+                  "what to print: hlo (the module, default), dot (Graphviz),\n"
+                  "html (one page with the graph as SVG; needs Graphviz 'dot')");
+  flags.AddBool("dot-layouts", &opts.dot_layouts, "--emit=dot/html: shapes with their layouts");
+  flags.AddString("focus", &opts.focus, "NAME",
+                  "--emit=dot/html: only the neighbourhood of instruction NAME");
+  flags.AddString("radius", &opts.radius, "N", "--focus: hops around the instruction (default 2)");
   flags.SetEpilogue(UsageEpilogue());
 
   absl::Status parsed = flags.Parse(argc, argv);
@@ -286,6 +310,17 @@ int Run(int argc, char** argv) {
   const std::string& input = flags.positional()[0];
   if (input.empty()) return UsageError("empty input file name");
   if (opts.output.empty()) return UsageError("empty output file name (-o)");
+  if (opts.emit != "hlo" && opts.emit != "dot" && opts.emit != "html")
+    return UsageError(absl::StrCat("unknown --emit='", opts.emit, "' (expected hlo, dot or html)"));
+  if (opts.cost && opts.emit != "hlo") return UsageError("--cost and --emit=" + opts.emit + " both choose the output");
+  int64_t radius = 0;
+  if (!cli::ParseInt(opts.radius, 0, 1000, &radius))
+    return UsageError(absl::StrCat("--radius='", opts.radius, "': expected an integer from 0 to 1000"));
+  opts.dot.radius = static_cast<int>(radius);
+  if ((flags.WasSet("focus") || flags.WasSet("radius") || opts.dot_layouts) && opts.emit == "hlo")
+    return UsageError("--focus, --radius and --dot-layouts apply to --emit=dot or --emit=html");
+  opts.dot.focus = opts.focus;
+  opts.dot.show_layouts = opts.dot_layouts;
   if (flags.WasSet("cost-json") && opts.cost_json.empty())
     return UsageError("empty file name in --cost-json");
   if (!opts.platform.empty() && opts.platform != "transforms") {
