@@ -12,6 +12,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "backend_cpu/executor.h"
+#include "ir/call_graph_copy.h"
 #include "backend_cpu/op_eval.h"
 #include "passes/algsimp_util.h"
 
@@ -96,23 +97,9 @@ bool ShouldFold(const Instruction& x) {
   return true;
 }
 
-// Deep-copies `comp` and everything it calls into `dst` (once each).
-Computation* CopyCallGraph(const Computation* comp, Module& dst,
-                           absl::flat_hash_map<const Computation*, Computation*>& map) {
-  auto it = map.find(comp);
-  if (it != map.end()) return it->second;
-  std::unique_ptr<Computation> copy = comp->Clone(absl::StrCat(comp->name(), ".cf", map.size()));
-  Computation* raw = dst.AddComputation(std::move(copy));
-  map[comp] = raw;
-  for (Instruction* i : raw->instructions())
-    for (Computation* called : i->called_computations())
-      i->ReplaceCalledComputation(called, CopyCallGraph(called, dst, map));
-  return raw;
-}
-
 absl::StatusOr<Literal> Evaluate(const Instruction& x) {
   Module tmp("constant_folding");
-  absl::flat_hash_map<const Computation*, Computation*> map;
+  ComputationMap map;
   auto entry = std::make_unique<Computation>("entry.cf");
   std::vector<Instruction*> ops;
   for (int64_t i = 0; i < x.operand_count(); ++i) {
@@ -129,7 +116,7 @@ absl::StatusOr<Literal> Evaluate(const Instruction& x) {
   entry->set_root(root);
   // Called computations first (callees before callers), then the entry.
   for (Computation* called : root->called_computations())
-    root->ReplaceCalledComputation(called, CopyCallGraph(called, tmp, map));
+    root->ReplaceCalledComputation(called, CopyCallGraph(called, tmp, map, ".cf"));
   Computation* e = tmp.AddComputation(std::move(entry));
   tmp.set_entry(e);
   absl::StatusOr<cpu::RunResult> run = cpu::RunModule(tmp, {});

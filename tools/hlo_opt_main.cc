@@ -24,6 +24,7 @@
 #include "absl/strings/string_view.h"
 #include "analysis/cost_analysis.h"
 #include "analysis/dot_graph.h"
+#include "analysis/extract.h"
 #include "analysis/html_graph.h"
 #include "ir/printer.h"
 #include "ir/verifier.h"
@@ -69,6 +70,10 @@ struct Options {
   std::string focus;
   std::string radius = "2";
   DotOptions dot;  // from dot_layouts, focus, radius
+  std::string extract;
+  std::string height = "-1";
+  std::string depth = "0";
+  ExtractOptions extract_options;  // from extract, height, depth
 };
 
 // What one module of the input produced besides its printed form.
@@ -118,12 +123,20 @@ bool ProcessModule(std::shared_ptr<const std::string> text, const std::string& f
   }
   // Passes assume a verified module, so it is verified before they run
   // even with --no-verify.
-  if (!opts.no_verify || pipeline != nullptr) {
+  if (!opts.no_verify || pipeline != nullptr || !opts.extract.empty()) {
     absl::Status st = VerifyModule(**module);
     if (!st.ok()) {
       PrintDiagnostics(st.message());
       return false;
     }
+  }
+  if (!opts.extract.empty()) {
+    absl::StatusOr<std::unique_ptr<Module>> extracted = ExtractModule(**module, opts.extract_options);
+    if (!extracted.ok()) {
+      Error(extracted.status().message());
+      return false;
+    }
+    *module = std::move(*extracted);
   }
   if (pipeline != nullptr) {
     PipelineReport report;
@@ -238,6 +251,13 @@ int Run(int argc, char** argv) {
   flags.AddString("focus", &opts.focus, "NAME",
                   "--emit=dot/html: only the neighbourhood of instruction NAME");
   flags.AddString("radius", &opts.radius, "N", "--focus: hops around the instruction (default 2)");
+  flags.AddString("extract", &opts.extract, "NAME",
+                  "replace the module by a standalone one around instruction\n"
+                  "NAME (before any passes); see --height, --depth");
+  flags.AddString("height", &opts.height, "H",
+                  "--extract: operand levels kept (-1 = all, the default);\n"
+                  "values from further up become parameters");
+  flags.AddString("depth", &opts.depth, "D", "--extract: user levels kept (default 0)");
   flags.SetEpilogue(UsageEpilogue());
 
   absl::Status parsed = flags.Parse(argc, argv);
@@ -319,6 +339,14 @@ int Run(int argc, char** argv) {
   opts.dot.radius = static_cast<int>(radius);
   if ((flags.WasSet("focus") || flags.WasSet("radius") || opts.dot_layouts) && opts.emit == "hlo")
     return UsageError("--focus, --radius and --dot-layouts apply to --emit=dot or --emit=html");
+  int64_t height = 0, depth = 0;
+  if (!cli::ParseInt(opts.height, -1, 1 << 20, &height))
+    return UsageError(absl::StrCat("--height='", opts.height, "': expected an integer >= -1"));
+  if (!cli::ParseInt(opts.depth, 0, 1 << 20, &depth))
+    return UsageError(absl::StrCat("--depth='", opts.depth, "': expected an integer >= 0"));
+  if ((flags.WasSet("height") || flags.WasSet("depth")) && opts.extract.empty())
+    return UsageError("--height and --depth apply to --extract");
+  opts.extract_options = ExtractOptions{opts.extract, static_cast<int>(height), static_cast<int>(depth)};
   opts.dot.focus = opts.focus;
   opts.dot.show_layouts = opts.dot_layouts;
   if (flags.WasSet("cost-json") && opts.cost_json.empty())
