@@ -3,6 +3,7 @@
 # Parameters (--param NAME=VALUE), all set by testdata/CMakeLists.txt:
 #   hlo_opt         path of the hlo-opt binary (required)
 #   hlo_run         path of the hlo-run binary (required)
+#   hlo_bisect      path of hlo-bisect (default: beside hlo-opt)
 #   llvm_tools_dir  directory with FileCheck and not (default /usr/lib/llvm-14/bin)
 #   shared_dir      the ../shared directory beside the checkout (optional);
 #                   tests that read it say `REQUIRES: shared-corpus` and are
@@ -55,9 +56,13 @@ config.environment['PATH'] = os.pathsep.join(
 config.environment.setdefault('ASAN_OPTIONS', 'abort_on_error=1')
 config.environment.setdefault('UBSAN_OPTIONS', 'print_stacktrace=1:halt_on_error=1:abort_on_error=1')
 
+# hlo-bisect sits beside hlo-opt (the same build directory).
+hlo_bisect = os.path.abspath(param('hlo_bisect', os.path.join(os.path.dirname(hlo_opt), 'hlo-bisect')))
+
 python = sys.executable
 config.substitutions.append(('%hlo_opt', hlo_opt))
 config.substitutions.append(('%hlo_run', hlo_run))
+config.substitutions.append(('%hlo_bisect', hlo_bisect))
 config.substitutions.append(('%python', python))
 config.substitutions.append(
     ('%expect_exit', '%s %s' % (python, os.path.join(config.test_source_root, 'cli', 'Inputs',

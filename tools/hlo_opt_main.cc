@@ -33,7 +33,7 @@
 #include "passes/registry.h"
 #include "tools/cli_flags.h"
 #include "tools/file_io.h"
-#include "tools/heap_setup.h"
+#include "tools/tool_main.h"
 
 namespace hlo {
 namespace {
@@ -417,14 +417,4 @@ int Run(int argc, char** argv) {
 }  // namespace
 }  // namespace hlo
 
-int main(int argc, char** argv) {
-  hlo::ConfigureHeap();
-  try {
-    return hlo::Run(argc, argv);
-  } catch (const std::bad_alloc&) {
-    hlo::Error("out of memory");
-  } catch (const std::exception& e) {
-    hlo::Error(absl::StrCat("internal error: ", e.what()));
-  }
-  return 1;
-}
+int main(int argc, char** argv) { return hlo::ToolMain(hlo::kProgram, hlo::Run, argc, argv); }
