@@ -26,6 +26,7 @@
 #include "analysis/dot_graph.h"
 #include "analysis/extract.h"
 #include "analysis/html_graph.h"
+#include "analysis/report_json.h"
 #include "ir/printer.h"
 #include "ir/verifier.h"
 #include "parser/parser.h"
@@ -74,12 +75,16 @@ struct Options {
   std::string height = "-1";
   std::string depth = "0";
   ExtractOptions extract_options;  // from extract, height, depth
+  bool json = false;
 };
 
 // What one module of the input produced besides its printed form.
 struct ModuleOutputs {
   std::string printed;    // what goes to -o (module text or a report)
-  std::string cost_json;  // CostToJson, when --cost-json asks for it
+  std::string cost_json;  // CostToJson, when --cost-json or --json asks for it
+  std::string stderr_text;  // what goes to stderr without --json, in order
+  std::string diagnostics;  // the errors among it
+  PipelineReport passes;
 };
 
 void Error(absl::string_view message) {
@@ -92,13 +97,18 @@ void Note(absl::string_view message) {
   fwrite(line.data(), 1, line.size(), stderr);
 }
 
-// Prints a diagnostic message as produced by the parser/verifier (already
+// Records a diagnostic message as produced by the parser/verifier (already
 // in `file:line:col: error: ...` form), newline-terminated.
-void PrintDiagnostics(absl::string_view message) {
+void AddDiagnostics(absl::string_view message, ModuleOutputs* out) {
   std::string text(message);
   if (text.empty()) text = "error: unknown failure";
   if (text.back() != '\n') text.push_back('\n');
-  fwrite(text.data(), 1, text.size(), stderr);
+  out->stderr_text += text;
+  out->diagnostics += text;
+}
+
+void AddError(absl::string_view message, ModuleOutputs* out) {
+  AddDiagnostics(absl::StrCat(kProgram, ": error: ", message), out);
 }
 
 int UsageError(absl::string_view message) {
@@ -108,8 +118,8 @@ int UsageError(absl::string_view message) {
   return 1;
 }
 
-// Parses, verifies and prints one module. On failure the diagnostics have
-// been reported to stderr and false is returned.
+// Parses, verifies and prints one module. On failure the diagnostics are
+// in out->diagnostics and false is returned.
 bool ProcessModule(std::shared_ptr<const std::string> text, const std::string& filename, const Options& opts,
                    const PrintOptions& print_options, const Pipeline* pipeline,
                    const PipelineOptions& pipeline_options, ModuleOutputs* out) {
@@ -118,7 +128,7 @@ bool ProcessModule(std::shared_ptr<const std::string> text, const std::string& f
   parse_options.reject_unspecified_api_version = opts.strict;
   absl::StatusOr<std::unique_ptr<Module>> module = ParseModule(std::move(text), parse_options);
   if (!module.ok()) {
-    PrintDiagnostics(module.status().message());
+    AddDiagnostics(module.status().message(), out);
     return false;
   }
   // Passes assume a verified module, so it is verified before they run
@@ -126,33 +136,29 @@ bool ProcessModule(std::shared_ptr<const std::string> text, const std::string& f
   if (!opts.no_verify || pipeline != nullptr || !opts.extract.empty()) {
     absl::Status st = VerifyModule(**module);
     if (!st.ok()) {
-      PrintDiagnostics(st.message());
+      AddDiagnostics(st.message(), out);
       return false;
     }
   }
   if (!opts.extract.empty()) {
     absl::StatusOr<std::unique_ptr<Module>> extracted = ExtractModule(**module, opts.extract_options);
     if (!extracted.ok()) {
-      Error(extracted.status().message());
+      AddError(extracted.status().message(), out);
       return false;
     }
     *module = std::move(*extracted);
   }
   if (pipeline != nullptr) {
-    PipelineReport report;
-    absl::StatusOr<bool> ran = pipeline->Run(**module, pipeline_options, &report);
-    if (opts.time_passes) {
-      std::string table = FormatPassTimes(report);
-      fwrite(table.data(), 1, table.size(), stderr);
-    }
+    absl::StatusOr<bool> ran = pipeline->Run(**module, pipeline_options, &out->passes);
+    if (opts.time_passes) out->stderr_text += FormatPassTimes(out->passes);
     if (!ran.ok()) {
-      Error(ran.status().message());
+      AddError(ran.status().message(), out);
       return false;
     }
   }
-  if (opts.cost || !opts.cost_json.empty()) {
+  if (opts.cost || !opts.cost_json.empty() || opts.json) {
     ModuleCost cost = AnalyzeCost(**module);
-    if (!opts.cost_json.empty()) out->cost_json = CostToJson(cost);
+    if (!opts.cost_json.empty() || opts.json) out->cost_json = CostToJson(cost);
     if (opts.cost) {
       out->printed = FormatCostTable(cost);
       return true;
@@ -162,7 +168,7 @@ bool ProcessModule(std::shared_ptr<const std::string> text, const std::string& f
     absl::StatusOr<std::string> graph =
         opts.emit == "dot" ? EmitDot(**module, opts.dot) : EmitHtml(**module, opts.dot);
     if (!graph.ok()) {
-      Error(graph.status().message());
+      AddError(graph.status().message(), out);
       return false;
     }
     out->printed = std::move(*graph);
@@ -258,6 +264,9 @@ int Run(int argc, char** argv) {
                   "--extract: operand levels kept (-1 = all, the default);\n"
                   "values from further up become parameters");
   flags.AddString("depth", &opts.depth, "D", "--extract: user levels kept (default 0)");
+  flags.AddBool("json", &opts.json,
+                "print one JSON report to stdout instead (diagnostics, pass\n"
+                "times, cost, the output unless -o); docs/hlo-opt-json.md");
   flags.SetEpilogue(UsageEpilogue());
 
   absl::Status parsed = flags.Parse(argc, argv);
@@ -294,7 +303,7 @@ int Run(int argc, char** argv) {
   PipelineOptions pipeline_options;
   pipeline_options.verify_each = opts.verify_each;
   pipeline_options.print_after_all = opts.print_after_all;
-  pipeline_options.time_passes = opts.time_passes;
+  pipeline_options.time_passes = opts.time_passes || opts.json;
   pipeline_options.print_stream = &std::cerr;
   auto check_names = [](const std::vector<std::string>& names, absl::string_view flag) {
     for (const std::string& n : names) {
@@ -356,12 +365,28 @@ int Run(int argc, char** argv) {
                       " ignored: this hlo-opt has no backends; it parses, verifies and prints"));
   }
 
-  absl::StatusOr<std::string> text = ReadInput(input);
-  if (!text.ok()) {
-    Error(text.status().message());
-    return 1;
-  }
   const std::string filename = input == "-" ? "<stdin>" : input;
+  // With --json every error after flag parsing goes into the report, which
+  // is printed last whatever happened.
+  ToolReport report;
+  report.input = filename;
+  auto finish = [&](int status) {
+    if (opts.json) {
+      std::string doc = ReportToJson(report);
+      fwrite(doc.data(), 1, doc.size(), stdout);
+    }
+    return status;
+  };
+  auto fail = [&](absl::string_view message) {
+    if (opts.json) {
+      report.errors.push_back(std::string(message));
+    } else {
+      Error(message);
+    }
+    return finish(1);
+  };
+  absl::StatusOr<std::string> text = ReadInput(input);
+  if (!text.ok()) return fail(text.status().message());
 
   PrintOptions print_options = opts.short_form ? PrintOptions::Short() : PrintOptions::Long();
   if (opts.print_operand_shapes) print_options.print_operand_shapes = true;
@@ -381,8 +406,20 @@ int Run(int argc, char** argv) {
   int failures = 0;
   for (size_t i = 0; i < chunks.size(); ++i) {
     ModuleOutputs result;
-    if (!ProcessModule(std::make_shared<const std::string>(std::move(chunks[i].text)), filename, opts, print_options,
-                       run_pipeline ? &pipeline : nullptr, pipeline_options, &result)) {
+    const bool ok = ProcessModule(std::make_shared<const std::string>(std::move(chunks[i].text)), filename, opts,
+                                  print_options, run_pipeline ? &pipeline : nullptr, pipeline_options, &result);
+    if (opts.json) {
+      ModuleReportEntry entry;
+      entry.ok = ok;
+      entry.diagnostics = result.diagnostics;
+      for (const PassRunRecord& r : result.passes.runs) entry.passes.push_back({r.name, r.seconds, r.changed});
+      entry.cost_json = result.cost_json;
+      if (ok && opts.output == "-") entry.output = result.printed;
+      report.modules.push_back(std::move(entry));
+    } else {
+      fwrite(result.stderr_text.data(), 1, result.stderr_text.size(), stderr);
+    }
+    if (!ok) {
       ++failures;
       continue;
     }
@@ -391,27 +428,23 @@ int Run(int argc, char** argv) {
     cost_jsons.push_back(std::move(result.cost_json));
   }
   if (failures > 0) {
-    if (chunks.size() > 1) {
-      Error(absl::StrCat(failures, " of ", chunks.size(), " input chunks failed"));
-    }
-    return 1;  // nothing written: output is all-or-nothing
+    // Nothing written: output is all-or-nothing.
+    if (chunks.size() > 1) return fail(absl::StrCat(failures, " of ", chunks.size(), " input chunks failed"));
+    return finish(1);
   }
   if (!opts.cost_json.empty()) {
     // One object per module; several (--split-input-file) as an array.
     std::string doc = cost_jsons.size() == 1 ? cost_jsons[0]
                                              : absl::StrCat("[", absl::StrJoin(cost_jsons, ","), "]\n");
     absl::Status written = WriteOutput(opts.cost_json, doc);
-    if (!written.ok()) {
-      Error(written.message());
-      return 1;
-    }
+    if (!written.ok()) return fail(written.message());
   }
-  absl::Status written = WriteOutput(opts.output, output);
-  if (!written.ok()) {
-    Error(written.message());
-    return 1;
+  // With --json, output for stdout is inside the report.
+  if (!opts.json || opts.output != "-") {
+    absl::Status written = WriteOutput(opts.output, output);
+    if (!written.ok()) return fail(written.message());
   }
-  return 0;
+  return finish(0);
 }
 
 }  // namespace
