@@ -20,7 +20,7 @@ import lit.formats
 config.name = 'hlo'
 config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = ['.hlo', '.test']
-config.excludes = ['examples', 'Inputs', 'fuzz', 'CMakeLists.txt', 'README.md']
+config.excludes = ['examples', 'Inputs', 'install', 'fuzz', 'CMakeLists.txt', 'README.md']
 config.test_source_root = os.path.dirname(os.path.abspath(__file__))
 
 

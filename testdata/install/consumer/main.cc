@@ -1,0 +1,43 @@
+// A program using the installed toolchain: parse -> verify -> optimize
+// (hlo-opt -O's pipeline) -> print -> run on the CPU backend -> cost.
+// docs/library.md shows this file; testdata/install/check_install.sh builds
+// it against an installed tree with find_package and with pkg-config.
+#include <iostream>
+
+#include "analysis/cost_analysis.h"
+#include "backend_cpu/executor.h"
+#include "ir/printer.h"
+#include "ir/verifier.h"
+#include "parser/parser.h"
+#include "passes/pipeline.h"
+
+constexpr char kModule[] = R"(
+HloModule axpy
+ENTRY %main (a: f32[], x: f32[4], y: f32[4]) -> f32[4] {
+  %a = f32[] parameter(0)
+  %x = f32[4] parameter(1)
+  %y = f32[4] parameter(2)
+  %c1 = f32[] constant(1)
+  %one = f32[4] broadcast(%c1), dimensions={}
+  %ab = f32[4] broadcast(%a), dimensions={}
+  %ax = f32[4] multiply(%ab, %x)
+  %y1 = f32[4] multiply(%y, %one)
+  ROOT %r = f32[4] add(%ax, %y1)
+})";
+
+int main() {
+  auto module = hlo::ParseModule(kModule);                   // text -> IR
+  if (!module.ok()) return std::cerr << module.status() << "\n", 1;
+  if (auto st = hlo::VerifyModule(**module); !st.ok()) return std::cerr << st << "\n", 1;
+  auto changed = hlo::DefaultPipeline().Run(**module);      // hlo-opt -O
+  if (!changed.ok()) return std::cerr << changed.status() << "\n", 1;
+  std::cout << hlo::PrintModule(**module);                   // canonical text
+  std::vector<hlo::Literal> args;
+  for (const char* v : {"f32[] 2", "f32[4] {1, 2, 3, 4}", "f32[4] {10, 20, 30, 40}"})
+    args.push_back(*hlo::ParseLiteral(v));
+  auto run = hlo::cpu::RunModule(**module, args);            // CPU backend
+  if (!run.ok()) return std::cerr << run.status() << "\n", 1;
+  std::cout << hlo::LiteralToString(run->results[0]) << "\n";
+  std::cout << "flops " << hlo::AnalyzeCost(**module).total.flops << "\n";
+  return 0;
+}
