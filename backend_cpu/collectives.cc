@@ -1,23 +1,76 @@
 #include "backend_cpu/collectives.h"
 
+#include <algorithm>
 #include <chrono>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_join.h"
+#include "backend_cpu/transport.h"
+#include "ir/computation.h"
 
 namespace hlo::cpu {
 namespace {
 
-std::chrono::steady_clock::time_point Deadline() {
-  return std::chrono::steady_clock::now() + std::chrono::seconds(kCollectiveTimeoutSeconds);
+std::chrono::steady_clock::time_point Deadline(double seconds) {
+  return std::chrono::steady_clock::now() +
+         std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+             std::chrono::duration<double>(seconds));
 }
+
+// "600 s", "0.5 s" for timeout messages.
+std::string SecondsText(double seconds) { return absl::StrCat(seconds, " s"); }
 
 }  // namespace
 
-CollectiveHub::CollectiveHub(int64_t replica_count, int64_t partition_count)
-    : replica_count_(replica_count), partition_count_(partition_count) {}
+CollectiveHub::CollectiveHub(int64_t replica_count, int64_t partition_count,
+                             double timeout_seconds)
+    : replica_count_(replica_count),
+      partition_count_(partition_count),
+      timeout_seconds_(timeout_seconds) {}
 CollectiveHub::~CollectiveHub() = default;
+
+void CollectiveHub::Connect(Transport* transport, int64_t run) {
+  std::lock_guard<std::mutex> lock(mu_);
+  transport_ = transport;
+  run_ = run;
+}
+
+std::string CollectiveHub::KeyOf(const Instruction& instr) {
+  const Computation* parent = instr.parent();
+  return absl::StrCat(parent != nullptr ? parent->name() : std::string(), "/", instr.name());
+}
+
+int CollectiveHub::ProcessOf(int64_t device) const {
+  if (transport_ == nullptr) return 0;
+  return ProcessOfDevice(device, device_count(), transport_->process_count());
+}
+
+void CollectiveHub::DeliverRemote(const std::string& key, int64_t execution,
+                                  int64_t first_device, int from_process,
+                                  std::vector<std::pair<int64_t, Literal>> values) {
+  std::lock_guard<std::mutex> lock(mu_);
+  inbox_[RemoteKey{key, execution, first_device, from_process}] = std::move(values);
+  cv_.notify_all();
+}
+
+bool CollectiveHub::RemoteComplete(const Rendezvous& r, const std::string& key,
+                                   int64_t execution, int64_t first_device) {
+  for (int p : r.remote_processes)
+    if (inbox_.count(RemoteKey{key, execution, first_device, p}) == 0) return false;
+  return true;
+}
+
+void CollectiveHub::SendLocal(const Rendezvous& r, absl::Span<const int64_t> group,
+                              const std::string& key, int64_t execution) {
+  std::vector<std::pair<int64_t, const Literal*>> mine;
+  for (size_t i = 0; i < group.size(); ++i)
+    if (r.arrived[i] && ProcessOf(group[i]) == transport_->process())
+      mine.emplace_back(static_cast<int64_t>(i), &r.values[i]);
+  for (int p : r.remote_processes)
+    transport_->SendContributions(run_, p, key, execution, group[0], mine);
+}
 
 absl::StatusOr<std::shared_ptr<CollectiveHub::Rendezvous>> CollectiveHub::Meet(
     const Instruction& instr, absl::Span<const int64_t> group, int64_t position, Literal value,
@@ -35,6 +88,17 @@ absl::StatusOr<std::shared_ptr<CollectiveHub::Rendezvous>> CollectiveHub::Meet(
     slot = std::make_shared<Rendezvous>();
     slot->values.resize(n);
     slot->arrived.assign(n, false);
+    const int me = ProcessOf(device);
+    for (int64_t i = 0; i < n; ++i) {
+      const int p = ProcessOf(group[i]);
+      if (p == me) {
+        ++slot->local_count;
+      } else if (std::find(slot->remote_processes.begin(), slot->remote_processes.end(), p) ==
+                 slot->remote_processes.end()) {
+        slot->remote_processes.push_back(p);
+      }
+    }
+    std::sort(slot->remote_processes.begin(), slot->remote_processes.end());
   }
   std::shared_ptr<Rendezvous> r = slot;
   if (static_cast<int64_t>(r->values.size()) != n || r->arrived[position])
@@ -42,8 +106,34 @@ absl::StatusOr<std::shared_ptr<CollectiveHub::Rendezvous>> CollectiveHub::Meet(
                                             ": devices disagree on the participant group"));
   r->values[position] = std::move(value);
   r->arrived[position] = true;
-  if (++r->arrived_count == n) {
-    // Last to arrive: the contributions are complete and immutable now.
+  ++r->arrived_count;
+  const bool remote = !r->remote_processes.empty();
+  const std::string remote_key = remote ? KeyOf(instr) : std::string();
+  if (remote && r->arrived_count == r->local_count && !r->sent) {
+    // Last local member: this process's contributions go out once. The
+    // values stay put until the rendezvous completes, so sending them
+    // outside the lock is safe.
+    r->sent = true;
+    lock.unlock();
+    SendLocal(*r, group, remote_key, execution);
+    lock.lock();
+    r->send_done = true;
+  }
+  // Completes the rendezvous on this thread: remote contributions in
+  // their places, then the result (and `combine`) in group order.
+  auto finalize = [&]() -> std::shared_ptr<Rendezvous> {
+    r->finalizing = true;
+    for (int p : r->remote_processes) {
+      auto it = inbox_.find(RemoteKey{remote_key, execution, group[0], p});
+      for (auto& [pos, lit] : it->second) {
+        if (pos >= 0 && pos < n && !r->arrived[pos]) {
+          r->values[pos] = std::move(lit);
+          r->arrived[pos] = true;
+          ++r->arrived_count;
+        }
+      }
+      inbox_.erase(it);
+    }
     r->result = std::make_shared<std::vector<Literal>>(std::move(r->values));
     pending_.erase(key);
     if (combine != nullptr) {
@@ -58,27 +148,39 @@ absl::StatusOr<std::shared_ptr<CollectiveHub::Rendezvous>> CollectiveHub::Meet(
     r->complete = true;
     cv_.notify_all();
     return r;
-  }
-  const auto deadline = Deadline();
+  };
+  auto ready = [&] {
+    return !r->finalizing && r->arrived_count == r->local_count &&
+           (!remote || (r->send_done && RemoteComplete(*r, remote_key, execution, group[0])));
+  };
+  if (ready()) return finalize();
+  const auto deadline = Deadline(timeout_seconds_);
   while (!r->complete && aborted_.ok()) {
+    if (ready()) return finalize();
     // Only waiting for arrivals times out; a combine in progress does not.
-    if (r->arrived_count < n) {
-      if (cv_.wait_until(lock, deadline) == std::cv_status::timeout &&
-          r->arrived_count < n && aborted_.ok()) {
-        std::vector<int64_t> missing;
-        for (int64_t i = 0; i < n; ++i)
-          if (!r->arrived[i]) missing.push_back(group[i]);
-        absl::Status st = absl::DeadlineExceededError(absl::StrCat(
-            "collective %", instr.name(), " timed out waiting for devices ",
-            absl::StrJoin(missing, ", "), " after ", kCollectiveTimeoutSeconds,
-            " s (device ", device, " arrived at its execution ", execution,
-            "; a device that never reaches it, or executes it fewer times, deadlocks the run)"));
-        aborted_ = st;
-        cv_.notify_all();
-        return st;
-      }
-    } else {
+    if (r->finalizing) {
       cv_.wait(lock);
+      continue;
+    }
+    if (cv_.wait_until(lock, deadline) == std::cv_status::timeout && !r->finalizing &&
+        !ready() && aborted_.ok()) {
+      std::vector<int64_t> missing;
+      for (int64_t i = 0; i < n; ++i) {
+        const int p = ProcessOf(group[i]);
+        const bool here = p == ProcessOf(device);
+        if (here ? !r->arrived[i]
+                 : inbox_.count(RemoteKey{remote_key, execution, group[0], p}) == 0)
+          missing.push_back(group[i]);
+      }
+      absl::Status st = absl::DeadlineExceededError(absl::StrCat(
+          "collective %", instr.name(), " timed out waiting for devices ",
+          absl::StrJoin(missing, ", "), " after ", SecondsText(timeout_seconds_), " (device ",
+          device, " arrived at its execution ", execution,
+          "; a device that never reaches it, or executes it fewer times, deadlocks the run; "
+          "--collective-timeout sets the limit)"));
+      aborted_ = st;
+      cv_.notify_all();
+      return st;
     }
   }
   if (r->complete) return r;
@@ -112,15 +214,33 @@ void CollectiveHub::Abort(absl::Status status) {
   if (status.ok()) status = absl::AbortedError("the run was aborted");
   std::lock_guard<std::mutex> lock(mu_);
   if (aborted_.ok())
-    aborted_ = absl::Status(status.code(),
-                            absl::StrCat("aborted because another device failed: ", status.message()));
+    aborted_ = absl::StartsWith(status.message(), "aborted because")
+                   ? status
+                   : absl::Status(status.code(), absl::StrCat("aborted because another device failed: ",
+                                                              status.message()));
   cv_.notify_all();
 }
 
 ChannelHub::ChannelHub(std::vector<Literal> infeed,
-                       std::function<Literal(const Shape&, int64_t)> infeed_fallback)
-    : infeed_(std::move(infeed)), infeed_fallback_(std::move(infeed_fallback)) {}
+                       std::function<Literal(const Shape&, int64_t)> infeed_fallback,
+                       double timeout_seconds)
+    : timeout_seconds_(timeout_seconds),
+      infeed_(std::move(infeed)),
+      infeed_fallback_(std::move(infeed_fallback)) {}
 ChannelHub::~ChannelHub() = default;
+
+void ChannelHub::Connect(Transport* transport, int64_t run, int64_t device_count) {
+  std::lock_guard<std::mutex> lock(mu_);
+  transport_ = transport;
+  run_ = run;
+  device_count_ = device_count;
+}
+
+void ChannelHub::DeliverRemote(int64_t channel, int64_t target, Literal value) {
+  std::lock_guard<std::mutex> lock(mu_);
+  messages_[{channel, target}].push_back(std::move(value));
+  cv_.notify_all();
+}
 
 std::vector<Literal> ChannelHub::TakeOutfeed() { return TakeOutfeed(0); }
 
@@ -158,6 +278,13 @@ void ChannelHub::Outfeed(int64_t device, Literal value) {
 }
 
 void ChannelHub::Send(int64_t channel, int64_t target, Literal value) {
+  if (transport_ != nullptr) {
+    const int p = ProcessOfDevice(target, device_count_, transport_->process_count());
+    if (p != transport_->process()) {
+      transport_->SendChannelMessage(run_, p, channel, target, value);
+      return;
+    }
+  }
   std::lock_guard<std::mutex> lock(mu_);
   messages_[{channel, target}].push_back(std::move(value));
   cv_.notify_all();
@@ -187,14 +314,14 @@ absl::StatusOr<Literal> ChannelHub::FinishRecv(int64_t channel, int64_t device,
         "%", name, ": recv-done ", channel_text, " on device ", device,
         " waits for a send from the same device that has not run yet (sends must be "
         "scheduled before the matching recv-done)"));
-  const auto deadline = Deadline();
+  const auto deadline = Deadline(timeout_seconds_);
   while (queue.empty() && aborted_.ok()) {
     if (cv_.wait_until(lock, deadline) == std::cv_status::timeout && queue.empty() &&
         aborted_.ok()) {
       absl::Status st = absl::DeadlineExceededError(absl::StrCat(
           "%", name, ": recv-done ", channel_text, " on device ", device,
           " timed out waiting for the send of device ", source, " after ",
-          kCollectiveTimeoutSeconds, " s"));
+          SecondsText(timeout_seconds_), " (--collective-timeout sets the limit)"));
       aborted_ = st;
       cv_.notify_all();
       return st;
@@ -210,8 +337,10 @@ void ChannelHub::Abort(absl::Status status) {
   if (status.ok()) status = absl::AbortedError("the run was aborted");
   std::lock_guard<std::mutex> lock(mu_);
   if (aborted_.ok())
-    aborted_ = absl::Status(status.code(),
-                            absl::StrCat("aborted because another device failed: ", status.message()));
+    aborted_ = absl::StartsWith(status.message(), "aborted because")
+                   ? status
+                   : absl::Status(status.code(), absl::StrCat("aborted because another device failed: ",
+                                                              status.message()));
   cv_.notify_all();
 }
 

@@ -16,7 +16,9 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -29,12 +31,17 @@
 namespace hlo::cpu {
 
 // How long a device waits in a rendezvous (or for a message) before the run
-// is declared stuck.
-inline constexpr int kCollectiveTimeoutSeconds = 60;
+// is declared stuck, unless the run sets its own (hlo-run
+// --collective-timeout). Generous: on a busy machine one device may compute
+// for minutes before the others can meet it.
+inline constexpr int kCollectiveTimeoutSeconds = 600;
+
+class Transport;  // transport.h: devices in other processes
 
 class CollectiveHub {
  public:
-  CollectiveHub(int64_t replica_count, int64_t partition_count);
+  CollectiveHub(int64_t replica_count, int64_t partition_count,
+                double timeout_seconds = kCollectiveTimeoutSeconds);
   ~CollectiveHub();
   CollectiveHub(const CollectiveHub&) = delete;
   CollectiveHub& operator=(const CollectiveHub&) = delete;
@@ -73,11 +80,30 @@ class CollectiveHub {
   // status sticks.
   void Abort(absl::Status status);
 
+  // Devices of other processes are reached through `transport` (run number
+  // `run`); call before any device runs. Without it every device is local.
+  void Connect(Transport* transport, int64_t run);
+  // The transport hands over what another process's members contributed
+  // (group position, value) to execution `execution` of the collective
+  // named `key` (KeyOf) whose group starts with `first_device`.
+  void DeliverRemote(const std::string& key, int64_t execution, int64_t first_device,
+                     int from_process, std::vector<std::pair<int64_t, Literal>> values);
+  // The name that identifies `instr` in every process (instruction names are
+  // unique in a module; the computation keeps it readable).
+  static std::string KeyOf(const Instruction& instr);
+
  private:
   struct Rendezvous {
     std::vector<Literal> values;
     std::vector<bool> arrived;
     int64_t arrived_count = 0;
+    // Members in this process; the other processes with members (sorted)
+    // and whether this process's contributions went out to them.
+    int64_t local_count = 0;
+    std::vector<int> remote_processes;
+    bool sent = false;
+    bool send_done = false;  // the values may be moved only after the send
+    bool finalizing = false;
     bool complete = false;
     std::shared_ptr<std::vector<Literal>> result;
     // ExchangeAndCombine: the combined value (or error) once complete.
@@ -86,6 +112,8 @@ class CollectiveHub {
   };
   // (instruction, execution number on each member, first member of the group)
   using Key = std::tuple<const Instruction*, int64_t, int64_t>;
+  // (KeyOf, execution, first member of the group, sending process)
+  using RemoteKey = std::tuple<std::string, int64_t, int64_t, int>;
 
   // Shared by Exchange and ExchangeAndCombine: returns the completed
   // rendezvous (with `combine`, if given, already applied).
@@ -93,9 +121,21 @@ class CollectiveHub {
                                                    absl::Span<const int64_t> group,
                                                    int64_t position, Literal value,
                                                    const Combine* combine);
+  // With the lock held: whether every remote contribution of `r` is here.
+  bool RemoteComplete(const Rendezvous& r, const std::string& key, int64_t execution,
+                      int64_t first_device);
+  // Sends this process's contributions of `r` to its other processes.
+  void SendLocal(const Rendezvous& r, absl::Span<const int64_t> group, const std::string& key,
+                 int64_t execution);
+  int ProcessOf(int64_t device) const;
 
   int64_t replica_count_;
   int64_t partition_count_;
+  double timeout_seconds_;
+  Transport* transport_ = nullptr;
+  int64_t run_ = 0;
+  // Remote contributions that arrived (possibly before the local members).
+  std::map<RemoteKey, std::vector<std::pair<int64_t, Literal>>> inbox_;
   std::mutex mu_;
   std::condition_variable cv_;
   absl::Status aborted_;
@@ -107,7 +147,8 @@ class CollectiveHub {
 class ChannelHub {
  public:
   explicit ChannelHub(std::vector<Literal> infeed,
-                      std::function<Literal(const Shape&, int64_t)> infeed_fallback = nullptr);
+                      std::function<Literal(const Shape&, int64_t)> infeed_fallback = nullptr,
+                      double timeout_seconds = kCollectiveTimeoutSeconds);
   ~ChannelHub();
   ChannelHub(const ChannelHub&) = delete;
   ChannelHub& operator=(const ChannelHub&) = delete;
@@ -141,7 +182,17 @@ class ChannelHub {
   // Wakes every waiting recv-done with `status` (first status sticks).
   void Abort(absl::Status status);
 
+  // Messages for devices of other processes (of `device_count` devices in
+  // all) go through `transport` (run number `run`); call before any device
+  // runs. DeliverRemote queues a message another process sent to `target`.
+  void Connect(Transport* transport, int64_t run, int64_t device_count);
+  void DeliverRemote(int64_t channel, int64_t target, Literal value);
+
  private:
+  double timeout_seconds_;
+  Transport* transport_ = nullptr;
+  int64_t run_ = 0;
+  int64_t device_count_ = 1;
   std::mutex mu_;
   std::condition_variable cv_;
   absl::Status aborted_;

@@ -14,6 +14,7 @@
 #include "backend_cpu/donation.h"
 #include "backend_cpu/op_eval.h"
 #include "backend_cpu/profile.h"
+#include "backend_cpu/transport.h"
 #include "ir/printer.h"
 #include "ir/verifier.h"
 #include "parser/parser.h"
@@ -384,7 +385,58 @@ absl::StatusOr<bool> ConvertArgument(const Literal& arg, const Instruction& para
   return true;
 }
 
+// "device D (replica R, partition P)", for messages.
+std::string DeviceName(int64_t device, int64_t partitions) {
+  return absl::StrCat("device ", device, " (replica ", device / partitions, ", partition ",
+                      device % partitions, ")");
+}
+
+// The hubs of one run connected to the other processes (if any) for the
+// run's lifetime; a device that fails first tells them at once, so their
+// devices stop waiting for this process.
+class RemoteRun {
+ public:
+  RemoteRun(Transport* transport, CollectiveHub& collectives, ChannelHub& channels,
+            int64_t devices)
+      : transport_(transport) {
+    if (transport_ == nullptr) return;
+    run_ = transport_->Attach(&collectives, &channels);
+    collectives.Connect(transport_, run_);
+    channels.Connect(transport_, run_, devices);
+  }
+  ~RemoteRun() {
+    if (transport_ != nullptr) transport_->Detach(run_);
+  }
+  void Failed(int64_t device, int64_t partitions, const absl::Status& status) {
+    if (transport_ == nullptr || absl::StartsWith(status.message(), "aborted because")) return;
+    transport_->ReportFailure(absl::Status(
+        status.code(), absl::StrCat(DeviceName(device, partitions), ": ", status.message())));
+  }
+
+ private:
+  Transport* transport_;
+  int64_t run_ = 0;
+};
+
 }  // namespace
+
+DeviceGrid DeviceGridOf(const Module& module, const RunOptions& options) {
+  DeviceGrid g;
+  g.replicas = options.replica_count > 0 ? options.replica_count
+                                         : std::max<int64_t>(1, module.header().replica_count);
+  g.partitions = options.partition_count > 0 ? options.partition_count
+                                             : std::max<int64_t>(1, module.header().num_partitions);
+  return g;
+}
+
+absl::Status CheckDeviceSplit(const DeviceGrid& grid, int processes) {
+  const int64_t devices = grid.replicas * grid.partitions;
+  if (processes > 0 && devices % processes == 0) return absl::OkStatus();
+  return absl::InvalidArgumentError(absl::StrCat(
+      "the ", devices, " devices (", grid.replicas, " replicas x ", grid.partitions,
+      " partitions) cannot be split evenly over ", processes,
+      " MPI processes: run a number of processes that divides ", devices));
+}
 
 absl::StatusOr<RunResult> RunModule(const Module& module, absl::Span<const Literal> args,
                                     const RunOptions& options) {
@@ -410,24 +462,34 @@ absl::StatusOr<RunResult> RunModule(const Module& module, absl::Span<const Liter
     donated.push_back(given == nullptr ? nullptr : *relaid ? &converted[i] : given);
   }
 
-  const int64_t replicas =
-      options.replica_count > 0 ? options.replica_count : std::max<int64_t>(1, module.header().replica_count);
-  const int64_t partitions = options.partition_count > 0
-                                 ? options.partition_count
-                                 : std::max<int64_t>(1, module.header().num_partitions);
+  const DeviceGrid grid = DeviceGridOf(module, options);
+  const int64_t replicas = grid.replicas;
+  const int64_t partitions = grid.partitions;
   const int64_t devices = replicas * partitions;
   if (devices > 1024) return absl::InvalidArgumentError("more than 1024 devices requested");
   // Every device reads the same arguments: none may take them.
   if (devices > 1) donated.assign(donated.size(), nullptr);
 
-  Program program(module);
-  CollectiveHub collectives(replicas, partitions);
-  ChannelHub channels(options.infeed, options.infeed_fallback);
+  // Under a transport this process runs one contiguous block of devices.
+  const int processes = options.transport != nullptr ? options.transport->process_count() : 1;
+  if (absl::Status st = CheckDeviceSplit(grid, processes); !st.ok()) return st;
+  const int64_t local = devices / processes;
+  const int64_t first =
+      options.transport != nullptr ? options.transport->process() * local : 0;
+  const double timeout = options.collective_timeout_seconds > 0
+                             ? options.collective_timeout_seconds
+                             : kCollectiveTimeoutSeconds;
 
-  std::vector<Device> device(devices);
-  std::vector<absl::StatusOr<Literal>> results(devices, absl::UnknownError("not run"));
-  for (int64_t d = 0; d < devices; ++d) {
-    Device& dev = device[d];
+  Program program(module);
+  CollectiveHub collectives(replicas, partitions, timeout);
+  ChannelHub channels(options.infeed, options.infeed_fallback, timeout);
+  RemoteRun remote(options.transport, collectives, channels, devices);
+
+  std::vector<Device> device(local);
+  std::vector<absl::StatusOr<Literal>> results(local, absl::UnknownError("not run"));
+  for (int64_t i = 0; i < local; ++i) {
+    const int64_t d = first + i;
+    Device& dev = device[i];
     dev.program = &program;
     dev.profiler = d == 0 ? options.profiler : nullptr;
     dev.rng_state = options.rng_seed;
@@ -457,37 +519,38 @@ absl::StatusOr<RunResult> RunModule(const Module& module, absl::Span<const Liter
     results[0] = Evaluate(*entry, arg_ptrs, donated, device[0]);
   } else {
     std::vector<std::thread> threads;
-    for (int64_t d = 0; d < devices; ++d)
-      threads.emplace_back([&, d] {
-        results[d] = Evaluate(*entry, arg_ptrs, {}, device[d]);
+    for (int64_t i = 0; i < local; ++i)
+      threads.emplace_back([&, i] {
+        results[i] = Evaluate(*entry, arg_ptrs, {}, device[i]);
         // Peers waiting for this device in a collective or a recv must not
         // wait forever: wake them with the error.
-        if (!results[d].ok()) {
-          collectives.Abort(results[d].status());
-          channels.Abort(results[d].status());
+        if (!results[i].ok()) {
+          collectives.Abort(results[i].status());
+          channels.Abort(results[i].status());
+          remote.Failed(first + i, partitions, results[i].status());
         }
       });
     for (std::thread& t : threads) t.join();
   }
   // Report the device that failed first, not a peer aborted because of it.
-  auto is_secondary = [&](int64_t d) {
-    return absl::StartsWith(results[d].status().message(), "aborted because");
+  auto is_secondary = [&](int64_t i) {
+    return absl::StartsWith(results[i].status().message(), "aborted because");
   };
   int64_t failed = -1;
-  for (int64_t d = 0; d < devices; ++d) {
-    if (results[d].ok()) continue;
-    if (failed < 0 || (is_secondary(failed) && !is_secondary(d))) failed = d;
+  for (int64_t i = 0; i < local; ++i) {
+    if (results[i].ok()) continue;
+    if (failed < 0 || (is_secondary(failed) && !is_secondary(i))) failed = i;
   }
   if (failed >= 0) {
     const absl::Status& st = results[failed].status();
     if (devices == 1) return st;
-    return absl::Status(st.code(), absl::StrCat("device ", failed, " (replica ", failed / partitions,
-                                                ", partition ", failed % partitions, "): ",
+    return absl::Status(st.code(), absl::StrCat(DeviceName(first + failed, partitions), ": ",
                                                 st.message()));
   }
-  if (options.profiler != nullptr) options.profiler->AddRun(NowSeconds() - run_start);
+  if (options.profiler != nullptr && first == 0) options.profiler->AddRun(NowSeconds() - run_start);
   RunResult out;
-  for (int64_t d = 0; d < devices; ++d) out.results.push_back(*std::move(results[d]));
+  out.first_device = first;
+  for (int64_t i = 0; i < local; ++i) out.results.push_back(*std::move(results[i]));
   out.peak_bytes = device[0].peak_bytes.load();
   out.notes = device[0].notes;
   out.outfeed = channels.TakeOutfeed();

@@ -21,6 +21,7 @@
 namespace hlo::cpu {
 
 class Profiler;
+class Transport;
 
 struct RunOptions {
   int64_t replica_count = 0;    // 0 = the module header's replica_count (default 1)
@@ -41,12 +42,21 @@ struct RunOptions {
   // update it in place (e.g. a KV cache) and leaves it empty. Ignored by
   // multi-device runs, whose devices share the arguments.
   std::vector<Literal*> donated_args;
+  // Seconds a device waits for its peers in a collective or a recv-done
+  // before the run fails naming who did not arrive (0: kCollectiveTimeoutSeconds).
+  double collective_timeout_seconds = 0;
+  // When set (hlo-run under mpirun), this process runs only its block of
+  // the devices (transport.h) and meets the others through it.
+  Transport* transport = nullptr;
 };
 
 struct RunResult {
-  // One result per device (replica-major: device = replica * partitions +
-  // partition); results[0] is what a single-device run returns.
+  // One result per device of this process (replica-major: device = replica
+  // * partitions + partition), starting at device `first_device` (0 unless
+  // the devices are split over processes); with first_device 0,
+  // results[0] is what a single-device run returns.
   std::vector<Literal> results;
+  int64_t first_device = 0;
   // Literals sent by `outfeed`, in order, of device 0.
   std::vector<Literal> outfeed;
   // Highest number of bytes held by live values at once (device 0).
@@ -54,6 +64,17 @@ struct RunResult {
   // Notes for the user (e.g. elided constants filled), deduplicated.
   std::vector<std::string> notes;
 };
+
+// The replicas and partitions of a run: the options', else the module
+// header's (at least 1 each).
+struct DeviceGrid {
+  int64_t replicas = 1;
+  int64_t partitions = 1;
+};
+DeviceGrid DeviceGridOf(const Module& module, const RunOptions& options);
+// OK when `processes` divide the grid's devices in equal contiguous blocks
+// (transport.h), else an error saying so.
+absl::Status CheckDeviceSplit(const DeviceGrid& grid, int processes);
 
 // Runs the entry computation of `module` with `args` (one literal per entry
 // parameter, any layout: relaid to the parameter's layout). Every device

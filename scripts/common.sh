@@ -15,6 +15,7 @@ HLO_PACKAGES=(
   libopenblas-dev libopenblas-pthread-dev libfftw3-dev libdnnl-dev libmimalloc-dev
   llvm-14-tools clang-14 libclang-rt-14-dev python3
   graphviz  # hlo-opt --emit=html renders its SVG with `dot -Tsvg`
+  libopenmpi-dev openmpi-bin
 )
 
 log() { printf '\n==> %s\n' "$*"; }

@@ -27,6 +27,7 @@
 #include "ir/verifier.h"
 #include "parser/parser.h"
 #include "tools/cli_flags.h"
+#include "tools/distributed_run.h"
 #include "passes/pipeline.h"
 #include "tools/file_io.h"
 #include "tools/heap_setup.h"
@@ -61,6 +62,8 @@ struct Options {
   std::string threads;
   std::string replicas;
   std::string partitions;
+  std::string collective_timeout;
+  bool all_devices = false;
   std::string iterations = "1";
   std::string rng_seed = "0";
   std::string platform = "cpu";
@@ -76,7 +79,11 @@ struct Options {
 };
 
 void Message(absl::string_view kind, absl::string_view message) {
-  std::string line = absl::StrCat(kProgram, ": ", kind, ": ", message, "\n");
+  // Under mpirun errors name their process (docs/mpi.md).
+  const bool error = kind == "error";
+  if (error) distributed::RecordError(message);
+  std::string line = absl::StrCat(kProgram, ": ", kind, ": ",
+                                  error ? distributed::ErrorPrefix() : "", message, "\n");
   fwrite(line.data(), 1, line.size(), stderr);
 }
 
@@ -202,6 +209,11 @@ int Run(int argc, char** argv) {
                   "number of replicas (default: the module's replica_count)");
   flags.AddString("partitions", &opts.partitions, "N",
                   "number of partitions (default: the module's num_partitions)");
+  flags.AddString("collective-timeout", &opts.collective_timeout, "SECONDS",
+                  "fail a collective or recv-done whose peers do not arrive within\n"
+                  "SECONDS, naming them (default 600)");
+  flags.AddBool("all-devices", &opts.all_devices,
+                "with --output-dir: write every device's result as DIR/device-K/");
   flags.AddString("iterations", &opts.iterations, "N",
                   "run N times; prints min and median wall time per run on stderr");
   flags.AddString("warmup", &opts.warmup, "N",
@@ -264,7 +276,7 @@ int Run(int argc, char** argv) {
       opts.reference_platform != "default")
     return UsageError(absl::StrCat("unsupported --reference_platform='", opts.reference_platform,
                                    "': only 'interpreter' (the unoptimized module)"));
-  double abs_bound = 0, rel_bound = 0;
+  double abs_bound = 0, rel_bound = 0, run_options_timeout = 0;
   if (!absl::SimpleAtod(opts.abs_error_bound, &abs_bound) || !(abs_bound >= 0))
     return UsageError(absl::StrCat("--abs_error_bound needs a number >= 0, got '",
                                    opts.abs_error_bound, "'"));
@@ -287,6 +299,13 @@ int Run(int argc, char** argv) {
   if (!opts.random_inputs.empty() && !opts.inputs.empty())
     return UsageError("--input and --random-inputs cannot be combined");
 
+  if (opts.all_devices && opts.output_dir.empty())
+    return UsageError("--all-devices needs --output-dir");
+  if (!opts.collective_timeout.empty() &&
+      (!absl::SimpleAtod(opts.collective_timeout, &run_options_timeout) ||
+       !(run_options_timeout > 0)))
+    return UsageError(absl::StrCat("--collective-timeout needs a number of seconds > 0, got '",
+                                   opts.collective_timeout, "'"));
   absl::StatusOr<int64_t> iterations = IntFlag("iterations", opts.iterations, 1);
   if (!iterations.ok()) return UsageError(iterations.status().message());
   absl::StatusOr<int64_t> warmup = IntFlag("warmup", opts.warmup, 0);
@@ -301,6 +320,7 @@ int Run(int argc, char** argv) {
   }
   cpu::RunOptions run_options;
   run_options.rng_seed = static_cast<uint64_t>(*rng_seed);
+  run_options.collective_timeout_seconds = run_options_timeout;
   if (!opts.threads.empty()) {
     absl::StatusOr<int64_t> threads = IntFlag("threads", opts.threads, 1);
     if (!threads.ok()) return UsageError(threads.status().message());
@@ -342,6 +362,10 @@ int Run(int argc, char** argv) {
   }
   const Computation* entry = (*module)->entry();
   if (entry == nullptr) return Fail("the module has no entry computation");
+  if (absl::Status st = distributed::Configure(**module, &run_options); !st.ok())
+    return Fail(st.message());
+  // Only the process holding device 0 reports and writes (docs/mpi.md).
+  const bool reporter = distributed::HoldsDevice0();
 
   // Arguments.
   std::vector<Literal> args;
@@ -393,7 +417,7 @@ int Run(int argc, char** argv) {
 
   // Written before the runs, so that a failing run can be reproduced with
   // exactly these values by another runner.
-  if (!opts.save_inputs.empty()) {
+  if (!opts.save_inputs.empty() && reporter) {
     std::vector<const Literal*> values;
     for (const Literal& a : args) values.push_back(&a);
     absl::Status st = WriteNpyDir(opts.save_inputs, FlattenLeaves(values), "save-inputs",
@@ -422,6 +446,20 @@ int Run(int argc, char** argv) {
     result = cpu::RunModule(**module, args, run_options);
     seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     if (!result.ok()) return Fail(result.status().message());
+  }
+  if (!reporter) {
+    // Every process runs the same runs (the reference too) in step.
+    if (compare) {
+      cpu::RunOptions reference_options = run_options;
+      reference_options.profiler = nullptr;
+      absl::StatusOr<cpu::RunResult> expected = cpu::RunModule(*reference, args, reference_options);
+      if (!expected.ok()) return Fail(expected.status().message());
+    }
+    if (opts.all_devices) {
+      absl::Status st = distributed::WriteDeviceOutputs(opts.output_dir, *result);
+      if (!st.ok()) return Fail(st.message());
+    }
+    return 0;
   }
   for (const std::string& note : result->notes) Message("note", note);
   if (compare) {
@@ -471,6 +509,9 @@ int Run(int argc, char** argv) {
       return Fail("the result is a tuple: use --output-dir to write its leaves");
     absl::Status st = WriteNpy(opts.output, value);
     if (!st.ok()) return Fail(st.message());
+  } else if (opts.all_devices) {
+    absl::Status st = distributed::WriteDeviceOutputs(opts.output_dir, *result);
+    if (!st.ok()) return Fail(st.message());
   } else if (!opts.output_dir.empty()) {
     absl::Status st = WriteNpyDir(opts.output_dir, FlattenLeaves({&value}), "output-dir");
     if (!st.ok()) return Fail(st.message());
@@ -493,12 +534,17 @@ int Run(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   hlo::ConfigureHeap();
+  if (absl::Status st = hlo::distributed::Start(&argc, &argv); !st.ok()) {
+    hlo::Message("error", st.message());
+    return hlo::kExitError;
+  }
+  int code = hlo::kExitError;
   try {
-    return hlo::Run(argc, argv);
+    code = hlo::Run(argc, argv);
   } catch (const std::bad_alloc&) {
     hlo::Message("error", "out of memory");
   } catch (const std::exception& e) {
     hlo::Message("error", absl::StrCat("internal error: ", e.what()));
   }
-  return hlo::kExitError;
+  return hlo::distributed::Finish(code);
 }

@@ -1,0 +1,42 @@
+// Literals as bytes, for messages between processes (mpi_transport.cc):
+// the shape as HLO text (with its layout) and the raw physical storage, so
+// the receiver gets a bit-identical literal. Tuples recurse; a default
+// (shapeless) literal, which collectives use for "nothing from this
+// member", round-trips too.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "ir/literal.h"
+
+namespace hlo::cpu {
+
+// Appends to a message buffer.
+class WireWriter {
+ public:
+  void Int(int64_t v);
+  void Bytes(absl::string_view bytes);  // length-prefixed
+  void Put(const Literal& lit);
+  std::string& buffer() { return buffer_; }
+
+ private:
+  std::string buffer_;
+};
+
+// Reads a buffer written by WireWriter; every read checks the bounds.
+class WireReader {
+ public:
+  explicit WireReader(absl::string_view buffer) : rest_(buffer) {}
+  absl::StatusOr<int64_t> Int();
+  absl::StatusOr<std::string> Bytes();
+  absl::StatusOr<Literal> Get();
+  bool done() const { return rest_.empty(); }
+
+ private:
+  absl::string_view rest_;
+};
+
+}  // namespace hlo::cpu

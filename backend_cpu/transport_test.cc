@@ -1,0 +1,313 @@
+// The split-device path of RunModule without MPI: a loopback Transport
+// joins P "processes" (P RunModule calls on threads of this test), each
+// message serialized with literal_wire as MPI would carry it. Every
+// process's devices must get exactly what one process computes for them.
+#include <chrono>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/match.h"
+#include "backend_cpu/collectives.h"
+#include "backend_cpu/executor.h"
+#include "backend_cpu/literal_wire.h"
+#include "backend_cpu/transport.h"
+#include "backend_cpu/transport_runs.h"
+#include "gtest/gtest.h"
+#include "ir/printer.h"
+#include "ir/verifier.h"
+#include "parser/parser.h"
+
+namespace hlo::cpu {
+namespace {
+
+class LoopbackNet;
+
+// One process's end: sends are handed to the receiver's RunDesk at once.
+class LoopbackTransport final : public Transport {
+ public:
+  LoopbackTransport(LoopbackNet* net, int process);
+  int process() const override { return process_; }
+  int process_count() const override;
+  std::string host(int process) const override { return absl::StrCat("host", process); }
+  int64_t Attach(CollectiveHub* collectives, ChannelHub* channels) override;
+  void Detach(int64_t run) override;
+  void SendContributions(int64_t run, int to_process, const std::string& key, int64_t execution,
+                         int64_t first_device,
+                         const std::vector<std::pair<int64_t, const Literal*>>& values) override;
+  void SendChannelMessage(int64_t run, int to_process, int64_t channel, int64_t target,
+                          const Literal& value) override;
+  void ReportFailure(const absl::Status& status) override;
+  absl::Status remote_failure() const override;
+
+  RunDesk desk;  // under the net's lock
+
+ private:
+  LoopbackNet* net_;
+  int process_;
+};
+
+// Holds the processes; one lock for all (a test, not a fast path).
+class LoopbackNet {
+ public:
+  explicit LoopbackNet(int processes) {
+    for (int p = 0; p < processes; ++p)
+      transports.push_back(std::make_unique<LoopbackTransport>(this, p));
+  }
+  void Post(int from, int to, std::string bytes) {
+    std::lock_guard<std::mutex> lock(mu);
+    transports[to]->desk.Received(from, std::move(bytes));
+  }
+
+  std::mutex mu;
+  std::vector<std::unique_ptr<LoopbackTransport>> transports;
+};
+
+LoopbackTransport::LoopbackTransport(LoopbackNet* net, int process)
+    : desk([this](int p) { return host(p); }), net_(net), process_(process) {}
+
+int LoopbackTransport::process_count() const {
+  return static_cast<int>(net_->transports.size());
+}
+
+int64_t LoopbackTransport::Attach(CollectiveHub* collectives, ChannelHub* channels) {
+  std::lock_guard<std::mutex> lock(net_->mu);
+  return desk.Attach(collectives, channels);
+}
+
+void LoopbackTransport::Detach(int64_t run) {
+  std::lock_guard<std::mutex> lock(net_->mu);
+  desk.Detach(run);
+}
+
+void LoopbackTransport::SendContributions(
+    int64_t run, int to_process, const std::string& key, int64_t execution, int64_t first_device,
+    const std::vector<std::pair<int64_t, const Literal*>>& values) {
+  net_->Post(process_, to_process, EncodeContributions(run, key, execution, first_device, values));
+}
+
+void LoopbackTransport::SendChannelMessage(int64_t run, int to_process, int64_t channel,
+                                           int64_t target, const Literal& value) {
+  net_->Post(process_, to_process, EncodeChannelMessage(run, channel, target, value));
+}
+
+void LoopbackTransport::ReportFailure(const absl::Status& status) {
+  for (int p = 0; p < process_count(); ++p)
+    if (p != process_) net_->Post(process_, p, EncodeFailure(process_, status.message()));
+}
+
+absl::Status LoopbackTransport::remote_failure() const {
+  std::lock_guard<std::mutex> lock(net_->mu);
+  return desk.failure();
+}
+
+// A literal's shape (with layout) and raw bytes: equal strings mean
+// bit-identical values.
+std::string Bits(const Literal& lit) {
+  WireWriter w;
+  w.Put(lit);
+  return w.buffer();
+}
+
+std::unique_ptr<Module> Parse(const std::string& text) {
+  absl::StatusOr<std::unique_ptr<Module>> m = ParseModule(text);
+  EXPECT_TRUE(m.ok()) << m.status();
+  EXPECT_TRUE(VerifyModule(**m).ok());
+  return *std::move(m);
+}
+
+// Runs `text` on `processes` loopback processes; returns every device's
+// result printed (or the error of the process that failed).
+std::vector<std::string> RunSplit(const std::string& text, const std::vector<Literal>& args,
+                                  RunOptions options, int processes,
+                                  std::vector<absl::Status>* errors = nullptr) {
+  std::unique_ptr<Module> module = Parse(text);
+  LoopbackNet net(processes);
+  std::vector<absl::StatusOr<RunResult>> runs(processes, absl::UnknownError("not run"));
+  std::vector<std::thread> threads;
+  for (int p = 0; p < processes; ++p)
+    threads.emplace_back([&, p] {
+      RunOptions o = options;
+      o.transport = net.transports[p].get();
+      runs[p] = RunModule(*module, args, o);
+      if (!runs[p].ok()) net.transports[p]->ReportFailure(runs[p].status());
+    });
+  for (std::thread& t : threads) t.join();
+  std::vector<std::string> out;
+  for (int p = 0; p < processes; ++p) {
+    if (!runs[p].ok()) {
+      if (errors != nullptr) errors->push_back(runs[p].status());
+      continue;
+    }
+    for (const Literal& l : runs[p]->results) out.push_back(Bits(l));
+  }
+  return out;
+}
+
+std::vector<std::string> RunTogether(const std::string& text, const std::vector<Literal>& args,
+                                     const RunOptions& options) {
+  std::unique_ptr<Module> module = Parse(text);
+  absl::StatusOr<RunResult> run = RunModule(*module, args, options);
+  EXPECT_TRUE(run.ok()) << run.status();
+  std::vector<std::string> out;
+  if (run.ok())
+    for (const Literal& l : run->results) out.push_back(Bits(l));
+  return out;
+}
+
+// The reducer of the modules below.
+constexpr char kSum[] = R"(
+sum {
+  lhs = f32[] parameter(0)
+  rhs = f32[] parameter(1)
+  ROOT out = f32[] add(lhs, rhs)
+}
+)";
+
+// Every collective family, with groups that cross the process blocks and
+// a float sum whose value depends on the combining order.
+const std::string kEveryCollective = absl::StrCat("HloModule every, replica_count=4, num_partitions=2\n", kSum, R"(
+ENTRY main {
+  p = u32[] partition-id()
+  r = u32[] replica-id()
+  x = f32[4] parameter(0)
+  rf = f32[] convert(r)
+  big = f32[] constant(1e8)
+  w = f32[] multiply(rf, big)
+  pf = f32[] convert(p)
+  s = f32[] add(w, pf)
+  b = f32[4] broadcast(s), dimensions={}
+  v = f32[4] add(x, b)
+  ar = f32[4] all-reduce(v), replica_groups={}, to_apply=sum
+  ars = f32[4] all-reduce(v), channel_id=1, replica_groups={{0,3},{1,2},{4,7},{5,6}}, use_global_device_ids=true, to_apply=sum
+  ag = f32[8] all-gather(v), replica_groups={{0,1},{2,3}}, dimensions={0}
+  rs = f32[1] reduce-scatter(v), replica_groups={{0,1,2,3}}, dimensions={0}, to_apply=sum
+  a2a = f32[4] all-to-all(v), replica_groups={{0,1,2,3}}, dimensions={0}
+  cp = f32[4] collective-permute(v), source_target_pairs={{0,3},{3,1},{1,0}}
+  cb = f32[4] collective-broadcast(v), replica_groups={{2,0,1,3}}
+  t = token[] after-all()
+  snd = (f32[4], u32[], token[]) send(v, t), channel_id=5, frontend_attributes={_xla_send_recv_source_target_pairs="{{1,0}}"}
+  rcv = (f32[4], u32[], token[]) recv(t), channel_id=5, frontend_attributes={_xla_send_recv_source_target_pairs="{{1,0}}"}
+  sd = token[] send-done(snd), channel_id=5
+  rd = (f32[4], token[]) recv-done(rcv), channel_id=5
+  got = f32[4] get-tuple-element(rd), index=0
+  ROOT out = (f32[4], f32[4], f32[8], f32[1], f32[4], f32[4], f32[4], f32[4]) tuple(ar, ars, ag, rs, a2a, cp, cb, got)
+}
+)");
+
+TEST(TransportTest, SplitRunsMatchOneProcessBitForBit) {
+  std::vector<Literal> args;
+  args.push_back(*ParseLiteral("f32[4] {0.1, 0.2, 0.3, 0.7}"));
+  const std::vector<std::string> together = RunTogether(kEveryCollective, args, RunOptions());
+  ASSERT_EQ(together.size(), 8u);
+  for (int processes : {2, 4, 8}) {
+    SCOPED_TRACE(absl::StrCat(processes, " processes"));
+    std::vector<absl::Status> errors;
+    EXPECT_EQ(RunSplit(kEveryCollective, args, RunOptions(), processes, &errors), together);
+    EXPECT_TRUE(errors.empty()) << errors[0];
+  }
+}
+
+TEST(TransportTest, UnevenSplitIsAnError) {
+  std::vector<Literal> args;
+  args.push_back(*ParseLiteral("f32[4] {1, 2, 3, 4}"));
+  std::vector<absl::Status> errors;
+  EXPECT_TRUE(RunSplit(kEveryCollective, args, RunOptions(), 3, &errors).empty());
+  ASSERT_EQ(errors.size(), 3u);
+  EXPECT_TRUE(absl::StrContains(errors[0].message(),
+                                "the 8 devices (4 replicas x 2 partitions) cannot be split "
+                                "evenly over 3 MPI processes"))
+      << errors[0];
+}
+
+// Replica 0 runs an all-reduce in the true branch of a conditional on
+// replica-id; replica 1 runs `other_branch` (root %q2 from parameter %q).
+std::string OnlyReplica0Reduces(const std::string& other_branch) {
+  return absl::StrCat("HloModule only_replica0, replica_count=2\n", kSum, R"(
+with_all_reduce {
+  p = f32[2] parameter(0)
+  ROOT ar = f32[2] all-reduce(p), replica_groups={}, to_apply=sum
+}
+
+other {
+  q = f32[2] parameter(0)
+  )", other_branch, R"(
+}
+
+ENTRY main {
+  x = f32[2] parameter(0)
+  r = u32[] replica-id()
+  zero = u32[] constant(0)
+  first = pred[] compare(r, zero), direction=EQ
+  ROOT c = f32[2] conditional(first, x, x), true_computation=with_all_reduce, false_computation=other
+}
+)");
+}
+
+// The device in the other process never comes: the timeout names it.
+TEST(TransportTest, TimeoutNamesTheDeviceInTheOtherProcess) {
+  std::vector<Literal> args;
+  args.push_back(*ParseLiteral("f32[2] {1, 2}"));
+  RunOptions options;
+  options.collective_timeout_seconds = 0.2;
+  std::vector<absl::Status> errors;
+  RunSplit(OnlyReplica0Reduces("ROOT q2 = f32[2] negate(q)"), args, options, 2, &errors);
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_TRUE(absl::StrContains(errors[0].message(),
+                                "collective %ar timed out waiting for devices 1 after 0.2 s"))
+      << errors[0];
+}
+
+TEST(TransportTest, FailureInOneProcessAbortsTheOther) {
+  // Device 1 (process 1) runs a custom-call nobody implements; device 0
+  // waits in the all-reduce and must stop with process 1's cause at once,
+  // not after the timeout.
+  const std::string fails = OnlyReplica0Reduces(
+      "ROOT q2 = f32[2] custom-call(q), custom_call_target=\"no_such_target_on_any_device\"");
+  std::vector<Literal> args;
+  args.push_back(*ParseLiteral("f32[2] {1, 2}"));
+  RunOptions options;
+  options.collective_timeout_seconds = 30;
+  std::vector<absl::Status> errors;
+  const auto start = std::chrono::steady_clock::now();
+  RunSplit(fails, args, options, 2, &errors);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(20));
+  ASSERT_EQ(errors.size(), 2u);
+  for (const absl::Status& st : errors)
+    EXPECT_TRUE(absl::StrContains(st.message(), "no_such_target_on_any_device")) << st;
+}
+
+TEST(LiteralWireTest, RoundTripsTuplesLayoutsAndEmpty) {
+  Literal a = *ParseLiteral("f32[2,3] {{1, 2, 3}, {4, 5, 6}}");
+  Layout column_major;
+  column_major.minor_to_major = {0, 1};
+  Literal relaid = a.Relayout(column_major);
+  std::vector<Literal> elements;
+  elements.push_back(relaid);
+  elements.push_back(*ParseLiteral("s8[0] {}"));
+  elements.push_back(Literal());
+  Literal t = Literal::MakeTuple(std::move(elements));
+  WireWriter w;
+  w.Put(t);
+  w.Int(-7);
+  WireReader r(w.buffer());
+  absl::StatusOr<Literal> back = r.Get();
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(*r.Int(), -7);
+  EXPECT_TRUE(r.done());
+  ASSERT_EQ(back->tuple_elements().size(), 3u);
+  EXPECT_EQ(ShapeToString(back->tuple_elements()[0].shape(), true),
+            ShapeToString(relaid.shape(), true));
+  EXPECT_EQ(LiteralToString(back->tuple_elements()[0]), LiteralToString(relaid));
+  EXPECT_FALSE(back->tuple_elements()[2].shape().IsValid());
+  // A truncated buffer is an error, never a crash.
+  WireReader cut(absl::string_view(w.buffer()).substr(0, w.buffer().size() / 2));
+  EXPECT_FALSE(cut.Get().ok());
+}
+
+}  // namespace
+}  // namespace hlo::cpu
