@@ -278,9 +278,11 @@ class MpiProcessesImpl final : public MpiProcesses {
         continue;
       }
       // Idle: poll fast right after traffic (a collective's replies come
-      // soon), then back off so the device threads get the cores.
+      // soon) and while sends are in flight (a large message moves only as
+      // fast as both sides drive it), then back off so the device threads
+      // get the cores.
       ++idle;
-      if (idle < 200) {
+      if (idle < 200 || !in_flight_.empty()) {
         std::this_thread::yield();
       } else {
         const int us = std::min(1000, 10 << std::min(7, (idle - 200) / 50));
