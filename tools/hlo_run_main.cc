@@ -452,6 +452,7 @@ int Run(int argc, char** argv) {
     if (compare) {
       cpu::RunOptions reference_options = run_options;
       reference_options.profiler = nullptr;
+      reference_options.donated_args.clear();  // the reference reads the caller's inputs
       absl::StatusOr<cpu::RunResult> expected = cpu::RunModule(*reference, args, reference_options);
       if (!expected.ok()) return Fail(expected.status().message());
     }
@@ -465,6 +466,7 @@ int Run(int argc, char** argv) {
   if (compare) {
     cpu::RunOptions reference_options = run_options;
     reference_options.profiler = nullptr;
+    reference_options.donated_args.clear();  // the reference reads the caller's inputs
     absl::StatusOr<cpu::RunResult> expected = cpu::RunModule(*reference, args, reference_options);
     if (!expected.ok())
       return Fail(absl::StrCat("the reference (unoptimized) run failed: ",
