@@ -1,6 +1,9 @@
 // Shape inference for every opcode, from its operands, attributes and
 // called computations. Used by the parser when the text omits a result
-// shape and by the verifier to check written shapes.
+// shape, by the verifier to check written shapes, and by the builder
+// (client/) to give each new instruction its shape: InferShape works on a
+// single instruction that is not yet in a computation. The rules are split
+// by op family (shape_inference_<family>.cc, shape_inference_internal.h).
 #pragma once
 
 #include <string>
@@ -10,7 +13,9 @@
 
 namespace hlo {
 
-// The result shape `inst` must have (default layouts). Errors name the
+// The result shape `inst` must have (default layouts). For the opcodes
+// whose text must spell the result shape (reshape, broadcast, convert,
+// iota, rng, ...), the instruction's current shape is that written shape. Errors name the
 // problem (operand count, rank, element type, attribute range, ...), not
 // the instruction; callers add location and name.
 absl::StatusOr<Shape> InferShape(const Instruction& inst);
