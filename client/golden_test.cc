@@ -1,0 +1,36 @@
+// The golden files of testdata/builder/ are what the builder makes now,
+// and each example computes the document's result in-process too.
+#include "client/golden_examples.h"
+
+#include <fstream>
+#include <sstream>
+
+#include "client/client_test_util.h"
+
+namespace hlo::client {
+namespace {
+
+TEST(BuilderGoldens, FilesMatchTheBuilder) {
+  for (const GoldenExample& e : GoldenExamples()) {
+    absl::StatusOr<std::string> want = GoldenFileText(e);
+    ASSERT_TRUE(want.ok()) << e.name << ": " << want.status();
+    std::ifstream in(std::string(HLO_SOURCE_DIR) + "/testdata/builder/" + e.name + ".hlo");
+    ASSERT_TRUE(in.good()) << e.name << ": missing golden file; run hlo-builder-goldens testdata/builder";
+    std::stringstream got;
+    got << in.rdbuf();
+    EXPECT_EQ(got.str(), *want) << e.name << ": stale golden file; run hlo-builder-goldens testdata/builder";
+  }
+}
+
+TEST(BuilderGoldens, ExamplesComputeTheDocumentsResults) {
+  for (const GoldenExample& e : GoldenExamples()) {
+    XlaBuilder b(e.name);
+    e.build(&b);
+    absl::StatusOr<Literal> r = testing::BuildAndRun(b, e.inputs);
+    ASSERT_TRUE(r.ok()) << e.name << ": " << r.status();
+    EXPECT_TRUE(testing::LiteralIs(*r, e.expected)) << e.name;
+  }
+}
+
+}  // namespace
+}  // namespace hlo::client
