@@ -120,7 +120,7 @@ HLO_CLIENT_BINARY(ShiftRightLogical, kShiftRightLogical)
 #undef HLO_CLIENT_BINARY
 
 XlaOp Compare(XlaOp lhs, XlaOp rhs, absl::Span<const int64_t> broadcast_dimensions, const std::string& direction) {
-  return BinaryOp(direction, Opcode::kCompare, lhs, rhs, broadcast_dimensions,
+  return BinaryOp("Compare", Opcode::kCompare, lhs, rhs, broadcast_dimensions,
                   {{"direction", AttrValue(direction)}});
 }
 

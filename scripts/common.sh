@@ -8,7 +8,8 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 JOBS="${JOBS:-2}"
 BUILD_DIR="${BUILD_DIR:-$ROOT/build}"
 
-# Everything a fresh Debian 12 needs to build and test (no numpy/torch).
+# Everything a fresh Debian 12 needs to build and test (no torch; numpy
+# and pytest for the Python module's tests).
 HLO_PACKAGES=(
   g++ cmake ninja-build pkg-config ccache
   libabsl-dev libre2-dev libgtest-dev libgmock-dev libbenchmark-dev
@@ -16,6 +17,7 @@ HLO_PACKAGES=(
   llvm-14-tools clang-14 libclang-rt-14-dev python3
   graphviz  # hlo-opt --emit=html renders its SVG with `dot -Tsvg`
   libopenmpi-dev openmpi-bin
+  python3-dev pybind11-dev python3-pybind11 python3-numpy python3-pytest
 )
 
 log() { printf '\n==> %s\n' "$*"; }

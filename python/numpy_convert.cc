@@ -1,0 +1,128 @@
+#include "python/numpy_convert.h"
+
+#include <cstring>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "ir/shape_inference.h"
+
+namespace py = pybind11;
+
+namespace hlo::python {
+namespace {
+
+// The NumPy dtype name of an element type with an exact NumPy counterpart;
+// empty if none (bf16, f8 types, sub-byte ints, complex storage is exact).
+const char* NumpyName(PrimitiveType t) {
+  switch (t) {
+    case PrimitiveType::PRED: return "bool";
+    case PrimitiveType::S8: return "int8";
+    case PrimitiveType::S16: return "int16";
+    case PrimitiveType::S32: return "int32";
+    case PrimitiveType::S64: return "int64";
+    case PrimitiveType::U8: return "uint8";
+    case PrimitiveType::U16: return "uint16";
+    case PrimitiveType::U32: return "uint32";
+    case PrimitiveType::U64: return "uint64";
+    case PrimitiveType::F16: return "float16";
+    case PrimitiveType::F32: return "float32";
+    case PrimitiveType::F64: return "float64";
+    case PrimitiveType::C64: return "complex64";
+    case PrimitiveType::C128: return "complex128";
+    default: return "";
+  }
+}
+
+py::object Numpy() { return py::module_::import("numpy"); }
+
+// ml_dtypes.bfloat16 when importable, else None.
+py::object Bfloat16Dtype() {
+  try {
+    return py::module_::import("ml_dtypes").attr("bfloat16");
+  } catch (py::error_already_set&) {
+    PyErr_Clear();
+    return py::none();
+  }
+}
+
+std::vector<py::ssize_t> Dims(const Shape& s) {
+  return std::vector<py::ssize_t>(s.dims().begin(), s.dims().end());
+}
+
+}  // namespace
+
+Literal ArrayToLiteral(const py::handle& value, const Shape& shape, const std::string& what) {
+  py::object np = Numpy();
+  py::array in = py::array::ensure(value);
+  if (!in) throw py::type_error(absl::StrCat(what, " is not convertible to a NumPy array"));
+  const PrimitiveType t = shape.element_type();
+  std::string dtype = NumpyName(t);
+  const bool via_float32 = dtype.empty() && IsFloat(t);  // bf16, f8: converted per element
+  if (dtype.empty() && !via_float32)
+    throw py::type_error(absl::StrCat(what, ": element type ", PrimitiveTypeName(t), " has no NumPy counterpart"));
+  if (via_float32) dtype = "float32";
+  py::object target = np.attr("dtype")(dtype);
+  if (!np.attr("can_cast")(in.attr("dtype"), target, "same_kind").cast<bool>() &&
+      !(t == PrimitiveType::PRED && in.attr("dtype").attr("kind").cast<std::string>() == "b"))
+    throw py::type_error(absl::StrCat(what, ": cannot convert ", py::str(in.attr("dtype")).cast<std::string>(),
+                                      " to ", PrimitiveTypeName(t), " (the parameter's type)"));
+  // Row-major, of the target type: a no-op (no copy) when it already is.
+  py::array arr = np.attr("ascontiguousarray")(in, target);
+  std::vector<int64_t> got(arr.shape(), arr.shape() + arr.ndim());
+  if (absl::Span<const int64_t>(got) != absl::Span<const int64_t>(shape.dims()))
+    throw py::value_error(absl::StrCat(what, ": shape (", absl::StrJoin(got, ", "), ") does not match the parameter ",
+                                       ShapeToMessageString(shape)));
+  Literal lit(Shape::Array(t, shape.dims()));
+  if (via_float32) {
+    const float* src = static_cast<const float*>(arr.data());
+    for (int64_t i = 0; i < lit.physical_count(); ++i) lit.SetDouble(i, src[i]);
+  } else if (static_cast<size_t>(arr.nbytes()) == lit.size_bytes()) {
+    std::memcpy(lit.data(), arr.data(), lit.size_bytes());
+  } else {
+    throw py::value_error(absl::StrCat(what, ": unexpected storage size"));
+  }
+  // The parameter may have another layout; the executor relays arguments.
+  return lit;
+}
+
+py::object LiteralToPython(const Literal& literal) {
+  if (literal.IsTuple()) {
+    py::tuple out(literal.tuple_elements().size());
+    for (size_t i = 0; i < literal.tuple_elements().size(); ++i) out[i] = LiteralToPython(literal.tuple_elements()[i]);
+    return std::move(out);
+  }
+  const Shape& s = literal.shape();
+  if (!s.IsArray()) return py::none();  // tokens
+  Literal row_major;
+  const Literal* src = &literal;
+  Layout def;
+  def.minor_to_major = Shape::DefaultMinorToMajor(s.rank());
+  if (!s.has_layout() || s.layout() != def) {
+    row_major = literal.Relayout(def);
+    src = &row_major;
+  }
+  const PrimitiveType t = s.element_type();
+  py::object np = Numpy();
+  std::string dtype = NumpyName(t);
+  if (!dtype.empty()) {
+    py::array out(py::dtype(dtype), Dims(s));
+    std::memcpy(out.mutable_data(), src->data(), src->size_bytes());
+    return std::move(out);
+  }
+  if (IsFloat(t)) {
+    py::array_t<float> out(Dims(s));
+    float* dst = out.mutable_data();
+    for (int64_t i = 0; i < src->physical_count(); ++i) dst[i] = static_cast<float>(src->GetDouble(i));
+    py::object bf16 = t == PrimitiveType::BF16 ? Bfloat16Dtype() : py::none();
+    if (!bf16.is_none()) return out.attr("astype")(bf16);
+    return std::move(out);
+  }
+  // Sub-byte integers: widened to int8/uint8.
+  py::array out(py::dtype(IsUnsignedInt(t) ? "uint8" : "int8"), Dims(s));
+  auto* dst = static_cast<int8_t*>(out.mutable_data());
+  for (int64_t i = 0; i < src->physical_count(); ++i) dst[i] = static_cast<int8_t>(src->GetInt(i));
+  return std::move(out);
+}
+
+}  // namespace hlo::python
