@@ -120,12 +120,18 @@ void CheckAgainstReference(const OneDnnConvProblem& p, uint32_t seed) {
   const std::vector<float> w =
       Random(p.out_features * (p.in_features / p.groups) * Count(p.kernel_spatial), &rng);
   std::vector<float> out(p.batch * p.out_features * Count(p.out_spatial), -12345.0f);
-  ASSERT_TRUE(TryOneDnnConvolution(p, in.data(), w.data(), out.data(), 2));
+  // oneDNN declines a problem it has only gemm/ref kernels for (gemm's
+  // results depend on the thread count); the caller's own path runs then.
+  if (!TryOneDnnConvolution(p, in.data(), w.data(), out.data(), 2)) {
+    EXPECT_STREQ(OneDnnConvImplementation(p), "");
+    return;
+  }
   const std::vector<double> ref = Reference(p, in, w);
   for (size_t i = 0; i < ref.size(); ++i) ASSERT_NEAR(out[i], ref[i], 1e-4) << "element " << i;
 }
 
 TEST(OneDnnConv, Plain2D) {
+  EXPECT_STRNE(OneDnnConvImplementation(Canonical(2, 8, 16, 1, {9, 11}, {3, 3}, {1, 1}, {1, 1}, {1, 1}, {1, 1})), "");
   CheckAgainstReference(Canonical(2, 8, 16, 1, {9, 11}, {3, 3}, {1, 1}, {1, 1}, {1, 1}, {1, 1}), 1);
 }
 
