@@ -8,7 +8,8 @@ Every *.hlo below the given directories is tried. A module that cannot run
 at all (no entry, a parse/verify error in an invalid case, an op the backend
 does not implement, an empty infeed) is reported as "not runnable" with the
 reason and does not fail the test; a run where the optimized and the
-reference results differ, a crash, or a pipeline failure does. The summary
+reference results differ, a crash, a pipeline failure, or a run that does
+not finish within TIMEOUT seconds does. The summary
 line is 'N passed, N failed' (with the not-runnable count as skipped).
 """
 import os
@@ -17,7 +18,9 @@ import subprocess
 import sys
 import tempfile
 
-TIMEOUT = 120
+# Seconds per run; HLO_EQUIVALENCE_TIMEOUT overrides it (the test of the
+# timeout rule uses 1).
+TIMEOUT = int(os.environ.get('HLO_EQUIVALENCE_TIMEOUT', '120'))
 
 
 def run_one(hlo_run, path, extra=()):
@@ -25,7 +28,9 @@ def run_one(hlo_run, path, extra=()):
   try:
     p = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=TIMEOUT)
   except subprocess.TimeoutExpired:
-    return 'skip', 'timed out after %ds' % TIMEOUT
+    # A hang (or a pass that made the module very slow) is a failure, not
+    # a module that cannot run.
+    return 'fail', 'timed out after %ds' % TIMEOUT
   err = p.stderr.decode('utf-8', 'replace')
   if p.returncode == 0:
     return 'pass', ''
