@@ -9,6 +9,7 @@
 // when a user of theirs moves too, and instructions that depend on
 // constants alone stay.
 #include <algorithm>
+#include <functional>
 
 #include "passes/pass_util.h"
 #include "passes/passes.h"
@@ -140,15 +141,19 @@ class WhileLicm : public Pass {
     passes::NameUniquer names(*comp);
     Instruction* init = w->operand(0);
     absl::flat_hash_map<const Instruction*, Instruction*> outer;
-    auto outer_value = [&](const Instruction* v) -> Instruction* {
+    std::function<Instruction*(const Instruction*)> outer_value = [&](const Instruction* v) -> Instruction* {
       auto it = outer.find(v);
       if (it != outer.end()) return it->second;
       Instruction* made;
       if (v->opcode() == Opcode::kGetTupleElement && v->operand(0) == bparam) {
         int64_t j = v->AttrOr<int64_t>("index", 0);
         made = init->opcode() == Opcode::kTuple ? init->operand(j) : passes::AddGte(comp, names, init, j);
-      } else {  // a constant
-        made = passes::CopyInstruction(*v, comp, names, {});
+      } else {
+        // Depends on constants alone (a constant, or e.g. a broadcast of
+        // one, which stays in the body): copied together with its operands.
+        std::vector<Instruction*> ops;
+        for (const Instruction* o : v->operands()) ops.push_back(outer_value(o));
+        made = passes::CopyInstruction(*v, comp, names, ops);
       }
       outer[v] = made;
       return made;
