@@ -21,6 +21,7 @@
 #include "backend_cpu/custom_call.h"
 #include "backend_cpu/executor.h"
 #include "backend_cpu/machine_rates.h"
+#include "backend_cpu/memory_estimate.h"
 #include "backend_cpu/profile.h"
 #include "backend_cpu/thread_pool.h"
 #include "ir/printer.h"
@@ -66,6 +67,7 @@ struct Options {
   bool all_devices = false;
   std::string iterations = "1";
   std::string rng_seed = "0";
+  std::string memory_limit;  // "" = available memory less a margin
   std::string platform = "cpu";
   std::string reference_platform;
   bool print_literals = false;
@@ -237,6 +239,9 @@ int Run(int argc, char** argv) {
                          "sequence on every device); SEED defaults to 0");
   flags.AddBool("peak-memory", &opts.peak_memory,
                 "report the peak bytes held by live values on stderr");
+  flags.AddString("memory-limit", &opts.memory_limit, "BYTES",
+                  "refuse a module whose estimated need exceeds BYTES (suffix K/M/G/T\n"
+                  "allowed; default: the available memory less a margin)");
   flags.AddBool("list-custom-calls", &opts.list_custom_calls,
                 "list the custom-call targets this backend runs and exit");
   flags.AddBool("strict", &opts.strict,
@@ -318,6 +323,8 @@ int Run(int argc, char** argv) {
     if (!seed.ok()) return UsageError(seed.status().message());
     random_seed = static_cast<uint64_t>(*seed);
   }
+  absl::StatusOr<int64_t> memory_limit = cpu::ParseMemoryLimit(opts.memory_limit);
+  if (!memory_limit.ok()) return UsageError(memory_limit.status().message());
   cpu::RunOptions run_options;
   run_options.rng_seed = static_cast<uint64_t>(*rng_seed);
   run_options.collective_timeout_seconds = run_options_timeout;
@@ -366,6 +373,10 @@ int Run(int argc, char** argv) {
     return Fail(st.message());
   // Only the process holding device 0 reports and writes (docs/mpi.md).
   const bool reporter = distributed::HoldsDevice0();
+  // Before any argument is made: refuse what cannot fit (memory_estimate.h).
+  absl::Status fits = cpu::CheckMemoryLimit(**module, *memory_limit, run_options.replica_count,
+                                            run_options.partition_count);
+  if (!fits.ok()) return Fail(fits.message());
 
   // Arguments.
   std::vector<Literal> args;
