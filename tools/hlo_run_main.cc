@@ -290,6 +290,8 @@ int Run(int argc, char** argv) {
                                    opts.rel_error_bound, "'"));
   if (opts.run_test_hlo_passes == "false" || opts.run_test_hlo_passes == "0") {
     opts.no_opt = true;
+  } else if (opts.no_opt && flags.WasSet("run-test-hlo-passes")) {
+    return UsageError("--no-opt and --run-test-hlo-passes=true contradict each other");
   } else if (opts.run_test_hlo_passes != "true" && opts.run_test_hlo_passes != "1") {
     return UsageError("--run_test_hlo_passes takes true or false");
   }

@@ -1,6 +1,7 @@
 #include "tools/npy.h"
 
 #include <cstring>
+#include <limits>
 #include <vector>
 
 #include "absl/strings/ascii.h"
@@ -117,11 +118,23 @@ absl::StatusOr<Literal> ParseNpy(absl::string_view bytes, const std::string& nam
     for (int64_t i = 0; i < static_cast<int64_t>(dims.size()); ++i) l.minor_to_major.push_back(i);
     shape.set_layout(l);
   }
-  Literal lit(shape);
+  // The size is checked before the literal is made: a lying header may
+  // claim any shape (e.g. 10^22 elements), and the data must match it.
   const size_t data_start = header_start + header_len;
-  if (bytes.size() - data_start != lit.size_bytes())
-    return Bad(name, absl::StrCat("expected ", lit.size_bytes(), " data bytes for ", descr, " (",
-                                  shape_text, "), found ", bytes.size() - data_start));
+  const uint64_t found = bytes.size() - data_start;
+  uint64_t expected = static_cast<uint64_t>(PrimitiveTypeByteSize(type));
+  bool too_large = false;
+  for (int64_t d : dims) {
+    const uint64_t ud = static_cast<uint64_t>(d);
+    if (ud != 0 && expected > std::numeric_limits<uint64_t>::max() / ud) too_large = true;
+    else expected *= ud;
+  }
+  if (too_large)
+    return Bad(name, absl::StrCat("shape (", shape_text, ") is too large, found ", found, " data bytes"));
+  if (found != expected)
+    return Bad(name, absl::StrCat("expected ", expected, " data bytes for ", descr, " (", shape_text,
+                                  "), found ", found));
+  Literal lit(shape);
   if (lit.size_bytes() > 0) std::memcpy(lit.data(), bytes.data() + data_start, lit.size_bytes());
   if (type == PrimitiveType::PRED) {
     for (size_t i = 0; i < lit.size_bytes(); ++i) lit.data()[i] = lit.data()[i] != 0;

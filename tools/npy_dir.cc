@@ -1,6 +1,7 @@
 #include "tools/npy_dir.h"
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -26,11 +27,14 @@ void Flatten(const Literal& value, int64_t value_index, std::vector<int64_t>* pa
   out->push_back(LiteralLeaf{value_index, *path, &value});
 }
 
-absl::Status EnsureDirectory(const std::string& dir, const std::string& flag) {
+// `*created` tells whether the directory is new (removed again on failure).
+absl::Status EnsureDirectory(const std::string& dir, const std::string& flag, bool* created) {
   struct stat st;
+  *created = false;
   if (stat(dir.c_str(), &st) != 0) {
     if (mkdir(dir.c_str(), 0777) != 0)
       return absl::InvalidArgumentError(absl::StrCat("cannot create --", flag, " '", dir, "'"));
+    *created = true;
   } else if (!S_ISDIR(st.st_mode)) {
     return absl::InvalidArgumentError(absl::StrCat("--", flag, " '", dir, "' is not a directory"));
   }
@@ -77,15 +81,32 @@ absl::Status WriteNpyDir(const std::string& dir, const std::vector<LiteralLeaf>&
     if (!bytes.ok()) return bytes.status();
     encoded.push_back(*std::move(bytes));
   }
-  absl::Status st = EnsureDirectory(dir, flag);
+  std::vector<std::pair<std::string, std::string>> files;  // path, contents
+  for (size_t i = 0; i < leaves.size(); ++i)
+    if (leaves[i].leaf->shape().IsArray()) files.emplace_back(absl::StrCat(dir, "/", i, ".npy"), std::move(encoded[i]));
+  if (!sidecar.empty()) files.emplace_back(absl::StrCat(dir, "/", sidecar), Sidecar(leaves, value_key));
+  bool created = false;
+  absl::Status st = EnsureDirectory(dir, flag, &created);
   if (!st.ok()) return st;
-  for (size_t i = 0; i < leaves.size(); ++i) {
-    if (!leaves[i].leaf->shape().IsArray()) continue;
-    st = WriteOutput(absl::StrCat(dir, "/", i, ".npy"), encoded[i]);
-    if (!st.ok()) return st;
+  for (const auto& file : files) {
+    struct stat fst;
+    if (stat(file.first.c_str(), &fst) == 0 && S_ISDIR(fst.st_mode))
+      return absl::InvalidArgumentError(absl::StrCat("cannot write '", file.first, "': it is a directory"));
   }
-  if (!sidecar.empty()) st = WriteOutput(absl::StrCat(dir, "/", sidecar), Sidecar(leaves, value_key));
-  return st;
+  // All or nothing: a file that fails (e.g. its name is taken by a
+  // directory) takes back the ones written before it, and a directory made
+  // here goes too, so a failed run leaves no partial output.
+  std::vector<std::string> written;
+  for (const auto& [path, contents] : files) {
+    st = WriteOutput(path, contents);
+    if (!st.ok()) {
+      for (const std::string& w : written) unlink(w.c_str());
+      if (created) rmdir(dir.c_str());
+      return st;
+    }
+    written.push_back(path);
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace hlo

@@ -79,9 +79,14 @@ uint64_t SplitMix(uint64_t* state) {
 
 absl::StatusOr<Literal> LoadInput(const std::string& spec, const Instruction& param) {
   absl::StatusOr<Literal> value = absl::UnknownError("");
+  struct stat st;
+  if (stat(spec.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+    return absl::InvalidArgumentError(absl::StrCat("input '", spec, "' is a directory, not a file"));
   if (IsRegularFile(spec)) {
     absl::StatusOr<std::string> bytes = ReadInput(spec);
     if (!bytes.ok()) return bytes.status();
+    if (bytes->empty())
+      return absl::InvalidArgumentError(absl::StrCat("input file '", spec, "' is empty"));
     if (LooksLikeNpy(*bytes)) {
       value = ParseNpy(*bytes, spec);
     } else {
