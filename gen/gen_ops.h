@@ -50,5 +50,11 @@ bool GenSort(ModuleBuilder& b, Comp& c);
 bool GenWhile(ModuleBuilder& b, Comp& c);
 bool GenConditional(ModuleBuilder& b, Comp& c);
 bool GenTuple(ModuleBuilder& b, Comp& c);
+bool GenMap(ModuleBuilder& b, Comp& c);
+bool GenCall(ModuleBuilder& b, Comp& c);
+bool GenReducePrecision(ModuleBuilder& b, Comp& c);
+bool GenComplex(ModuleBuilder& b, Comp& c);
+bool GenFft(ModuleBuilder& b, Comp& c);
+bool GenSelectAndScatter(ModuleBuilder& b, Comp& c);
 
 }  // namespace hlo::gen

@@ -321,6 +321,12 @@ const std::vector<OpGroup>& OpGroups() {
       {"while", GenWhile},
       {"conditional", GenConditional},
       {"tuple", GenTuple},
+      {"map", GenMap},
+      {"call", GenCall},
+      {"reduce-precision", GenReducePrecision},
+      {"complex", GenComplex},
+      {"fft", GenFft},
+      {"select-and-scatter", GenSelectAndScatter},
   };
   return *groups;
 }
