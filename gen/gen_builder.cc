@@ -149,7 +149,6 @@ Value ModuleBuilder::Need(Comp& c, const std::string& type, const std::vector<in
     return AddParam(c, p);
   }
   Value s = Constant(c, type);
-  std::vector<int64_t> none;
   return Emit(c, "bcast", Array(type, dims), absl::StrCat("broadcast(%", s.name, "), dimensions={}"), {&s});
 }
 
