@@ -215,7 +215,8 @@ void ModuleBuilder::AddComputation(const Comp& c, const Value& root, bool entry)
 }
 
 std::string ModuleBuilder::Text(const std::string& module_name) const {
-  return absl::StrCat("HloModule ", module_name, "\n\n", absl::StrJoin(computations_, "\n"));
+  return absl::StrCat("HloModule ", module_name, replicas > 1 ? absl::StrCat(", replica_count=", replicas) : "",
+                      "\n\n", absl::StrJoin(computations_, "\n"));
 }
 
 }  // namespace hlo::gen

@@ -97,6 +97,9 @@ class ModuleBuilder {
   std::string RandomConstantText(const std::string& type);
 
   int max_params = 5;
+  // Set by the collective group: the module runs on this many replicas
+  // (replica_count in the header), each on its own thread.
+  int64_t replicas = 1;
 
  private:
   int counter_ = 0;

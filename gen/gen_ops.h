@@ -56,5 +56,6 @@ bool GenReducePrecision(ModuleBuilder& b, Comp& c);
 bool GenComplex(ModuleBuilder& b, Comp& c);
 bool GenFft(ModuleBuilder& b, Comp& c);
 bool GenSelectAndScatter(ModuleBuilder& b, Comp& c);
+bool GenCollective(ModuleBuilder& b, Comp& c);
 
 }  // namespace hlo::gen

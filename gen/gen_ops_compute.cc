@@ -327,6 +327,7 @@ const std::vector<OpGroup>& OpGroups() {
       {"complex", GenComplex},
       {"fft", GenFft},
       {"select-and-scatter", GenSelectAndScatter},
+      {"collective", GenCollective},
   };
   return *groups;
 }

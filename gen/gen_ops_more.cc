@@ -1,4 +1,5 @@
-// More groups: map, call, reduce-precision, complex, fft, select-and-scatter.
+// More groups: map, call, reduce-precision, complex, fft, select-and-scatter,
+// cross-replica collectives.
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "gen/gen_ops.h"
@@ -105,6 +106,30 @@ bool GenSelectAndScatter(ModuleBuilder& b, Comp& c) {
                       absl::StrJoin(w, "x"), " stride=", absl::StrJoin(w, "x"), "}, select=%",
                       b.Scalar(b.rng.Chance(0.5) ? "gt" : "lt", type), ", scatter=%", b.Scalar("add", type)),
          {&x, &src, &init});
+  return true;
+}
+
+bool GenCollective(ModuleBuilder& b, Comp& c) {
+  // Two replicas, the same arguments on each: the devices run on their own
+  // threads and meet in every collective.
+  b.replicas = 2;
+  Value x = OfTypes(b, c, {"f32", "s32", "u8", "f64", "bf16"}, 1);
+  const int64_t k = b.rng.Uniform(0, 2);
+  if (k == 0) {
+    b.Emit(c, "ar", Array(x.type, x.dims),
+           absl::StrCat("all-reduce(%", x.name, "), replica_groups={{0,1}}, to_apply=%",
+                        b.Scalar(b.rng.Chance(0.5) ? "add" : "maximum", x.type)),
+           {&x});
+  } else if (k == 1) {
+    const int64_t d = b.rng.Uniform(0, x.rank() - 1);
+    std::vector<int64_t> dims = x.dims;
+    dims[d] *= 2;
+    b.Emit(c, "ag", Array(x.type, dims),
+           absl::StrCat("all-gather(%", x.name, "), replica_groups={{0,1}}, dimensions={", d, "}"), {&x});
+  } else {
+    b.Emit(c, "cp", Array(x.type, x.dims),
+           absl::StrCat("collective-permute(%", x.name, "), source_target_pairs={{0,1},{1,0}}"), {&x});
+  }
   return true;
 }
 
