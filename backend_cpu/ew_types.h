@@ -311,9 +311,12 @@ void BinaryLoop(const void* const* in, void* out, int64_t begin, int64_t end, co
 // runs on any x86-64. The build is ISO C++ (-std=c++17, hence
 // -ffp-contract=off): no clone fuses a*b+c into an FMA, so every clone
 // computes bit-identical results (only the vector width differs), and the
-// result depends neither on the thread count nor on the CPU.
+// result depends neither on the thread count nor on the CPU. Not under
+// ThreadSanitizer: the ifunc resolvers run while the dynamic loader
+// relocates the program, before the TSan runtime is up, and their
+// instrumented entry crashes.
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__) && \
-    !defined(HLO_EW_NO_CLONES)
+    !defined(HLO_EW_NO_CLONES) && !defined(__SANITIZE_THREAD__)
 #define HLO_EW_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
 #else
 #define HLO_EW_CLONES

@@ -3,21 +3,33 @@
 #   1. install missing Debian packages (scripts/common.sh)
 #   2. Release build (Ninja) + ctest                          -> build/
 #   3. ASan+UBSan build (-DHLO_SANITIZE=ON) + ctest           -> build-asan/
-#   4. libFuzzer build with clang-14 + a bounded fuzzing run  -> build-fuzz/
-#   5. XLA:CPU peer comparison (ctest label xla-peer): sets up the pinned
+#   4. ThreadSanitizer build (-DHLO_SANITIZE=thread) of backend_cpu_tests only,
+#      running the thread pool, executor and collective tests  -> build-tsan/
+#   5. libFuzzer build with clang-14 + a bounded fuzzing run  -> build-fuzz/
+#   6. XLA:CPU peer comparison (ctest label xla-peer): sets up the pinned
 #      jax/jaxlib environment (scripts/peer-setup.sh) and compares hlo-run
 #      with XLA on the standard suite (tools/xla_peer.py)
 # Every stage runs even if an earlier one failed; the exit status is
 # non-zero if any stage failed.
 #
-# Knobs: JOBS (2), FUZZ_SECONDS (60), HLO_TEST_SANITIZE=0 / HLO_TEST_FUZZ=0 /
-# HLO_TEST_PEER=0 to skip stages 3 / 4 / 5, HLO_SKIP_DEPS=1, BUILD_DIR / ASAN_BUILD_DIR /
-# FUZZ_BUILD_DIR, HLO_SHARED_DIR (default ../shared beside the checkout).
+# Knobs: JOBS (2), FUZZ_SECONDS (60), HLO_TEST_SANITIZE=0 / HLO_TEST_TSAN=0 /
+# HLO_TEST_FUZZ=0 / HLO_TEST_PEER=0 to skip stages 3 / 4 / 5 / 6, HLO_SKIP_DEPS=1,
+# BUILD_DIR / ASAN_BUILD_DIR / TSAN_BUILD_DIR / FUZZ_BUILD_DIR, HLO_SHARED_DIR
+# (default ../shared beside the checkout).
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 ASAN_BUILD_DIR="${ASAN_BUILD_DIR:-$ROOT/build-asan}"
 FUZZ_BUILD_DIR="${FUZZ_BUILD_DIR:-$ROOT/build-fuzz}"
+TSAN_BUILD_DIR="${TSAN_BUILD_DIR:-$ROOT/build-tsan}"
+# The tests that run threads of ours: the pool, the executor's devices
+# (collectives run one thread per device) and the kernels that split work
+# over the pool. Not the OpenBLAS/oneDNN/FFTW ones: those libraries are
+# not instrumented, so TSan cannot see their synchronisation. Left out: three
+# single-threaded accuracy sweeps that take two minutes under TSan.
+TSAN_GTEST_FILTER="${TSAN_GTEST_FILTER:-ThreadPoolTest.*:Collective*:RaggedAllToAll.*:DataMovement*:Reduction*:ElementwiseDispatchTest.*:RngBlocks.*:MemoryEstimate.*\
+-ReductionReduceWindowRows.ThreadCountDoesNotChangeBits:ReductionReduceWindowRows.PoolingFastEqualsGeneric:\
+ElementwiseDispatchTest.F32LogAccuracyAndSpecials}"
 FUZZ_SECONDS="${FUZZ_SECONDS:-60}"
 SHARED_DIR="${HLO_SHARED_DIR:-$ROOT/../shared}"
 
@@ -87,6 +99,15 @@ stage_asan() {
   run_ctest "$ASAN_BUILD_DIR" -LE 'models|equivalence|xla-peer'
 }
 
+stage_tsan() {
+  # Only the one test binary: the stage stays short (no tools, no lit).
+  configure_and_build "$TSAN_BUILD_DIR" backend_cpu_tests -DHLO_SANITIZE=thread \
+    -DHLO_BUILD_BENCH=OFF "${CMAKE_COMMON[@]}"
+  # halt_on_error: the first report fails the stage.
+  TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1" \
+    "$TSAN_BUILD_DIR/backend_cpu/backend_cpu_tests" --gtest_filter="$TSAN_GTEST_FILTER" --gtest_brief=1 </dev/null
+}
+
 stage_fuzz() {
   configure_and_build "$FUZZ_BUILD_DIR" hlo_parse_fuzzer -DHLO_BUILD_FUZZ=ON \
     -DHLO_BUILD_BENCH=OFF -DCMAKE_CXX_COMPILER=clang++-14 "${CMAKE_COMMON[@]}"
@@ -116,6 +137,9 @@ if [[ "${HLO_TEST_PEER:-1}" == 1 ]]; then
 fi
 if [[ "${HLO_TEST_SANITIZE:-1}" == 1 ]]; then
   run_stage "ASan+UBSan build + ctest" stage_asan
+fi
+if [[ "${HLO_TEST_TSAN:-1}" == 1 ]]; then
+  run_stage "ThreadSanitizer build + thread tests" stage_tsan
 fi
 if [[ "${HLO_TEST_FUZZ:-1}" == 1 ]]; then
   run_stage "libFuzzer build + ${FUZZ_SECONDS}s run" stage_fuzz
