@@ -12,8 +12,10 @@ namespace {
 // Same per-ISA cloning as the elementwise loops (ew_types.h): AVX-512, AVX2
 // and baseline clones picked at start-up; this file is built with
 // -ffp-contract=off, so every clone does the same IEEE multiplies and adds
-// in the same order and C does not depend on the CPU.
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+// in the same order and C does not depend on the CPU. Not under
+// ThreadSanitizer: the clones' ifunc resolvers run before its runtime starts.
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__) && \
+    !defined(__SANITIZE_THREAD__)
 #define HLO_SKINNY_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
 #else
 #define HLO_SKINNY_CLONES
