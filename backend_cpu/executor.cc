@@ -12,6 +12,7 @@
 #include "backend_cpu/collectives.h"
 #include "backend_cpu/custom_call.h"
 #include "backend_cpu/donation.h"
+#include "backend_cpu/fusion_exec.h"
 #include "backend_cpu/op_eval.h"
 #include "backend_cpu/profile.h"
 #include "backend_cpu/transport.h"
@@ -481,6 +482,8 @@ absl::StatusOr<RunResult> RunModule(const Module& module, absl::Span<const Liter
                              : kCollectiveTimeoutSeconds;
 
   Program program(module);
+  std::unique_ptr<FusionPlans> fusion_plans;
+  if (options.fused_execution) fusion_plans = std::make_unique<FusionPlans>(module);
   CollectiveHub collectives(replicas, partitions, timeout);
   ChannelHub channels(options.infeed, options.infeed_fallback, timeout);
   RemoteRun remote(options.transport, collectives, channels, devices);
@@ -501,6 +504,7 @@ absl::StatusOr<RunResult> RunModule(const Module& module, absl::Span<const Liter
     dev.ctx.channels = &channels;
     dev.ctx.rng_state = &dev.rng_state;
     dev.ctx.notes = &dev.notes;
+    dev.ctx.fusion_plans = fusion_plans.get();
     dev.ctx.call = [&dev](const Computation& c, absl::Span<const Literal* const> a) {
       return Evaluate(c, a, {}, dev);
     };

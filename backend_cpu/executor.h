@@ -45,6 +45,10 @@ struct RunOptions {
   // Seconds a device waits for its peers in a collective or a recv-done
   // before the run fails naming who did not arrive (0: kCollectiveTimeoutSeconds).
   double collective_timeout_seconds = 0;
+  // Fusions whose computation splits into rows run as one kernel by blocks
+  // of rows (fusion_exec.h); false: every fusion runs op by op (same
+  // values; for comparisons and debugging).
+  bool fused_execution = true;
   // When set (hlo-run under mpirun), this process runs only its block of
   // the devices (transport.h) and meets the others through it.
   Transport* transport = nullptr;

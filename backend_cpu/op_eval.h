@@ -26,6 +26,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
+#include "backend_cpu/elementwise_kernels.h"
 #include "ir/computation.h"
 #include "ir/instruction.h"
 #include "ir/literal.h"
@@ -35,6 +36,7 @@ namespace hlo::cpu {
 
 class CollectiveHub;  // collectives.h: rendezvous of the replicas of one run
 class ChannelHub;     // send/recv, infeed/outfeed queues of one run
+class FusionPlans;    // fusion_exec.h: fusions that run by blocks of rows
 
 // Per-run, per-replica state handed to every op.
 struct OpContext {
@@ -58,6 +60,8 @@ struct OpContext {
   uint64_t* rng_state = nullptr;
   // Non-empty notes a run wants shown on stderr once (e.g. elided constants).
   std::vector<std::string>* notes = nullptr;
+  // Compiled fusions of the module; null: every fusion runs op by op.
+  const FusionPlans* fusion_plans = nullptr;
 };
 
 using OpEvalFn = absl::StatusOr<Literal> (*)(const Instruction& instr,
@@ -108,6 +112,10 @@ absl::StatusOr<Literal> LinalgEvalFft(const Instruction&, absl::Span<const Liter
 absl::StatusOr<Literal> LinalgEvalBatchNorm(const Instruction&, absl::Span<const Literal* const>);
 
 // ---- helpers shared by the families (op_util.cc) ----
+
+// The kernel-selecting attributes of an elementwise instruction (compare's
+// direction and type, reduce-precision's bits); ops_elementwise.cc.
+absl::StatusOr<ElementwiseAttrs> ElementwiseAttrsOf(const Instruction& instr);
 
 // `lit` with its array storage in `layout` order (a cheap move when it
 // already is). Tuples are returned unchanged.

@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "backend_cpu/custom_call.h"
 #include "backend_cpu/donation.h"
+#include "backend_cpu/fusion_exec.h"
 #include "backend_cpu/op_eval.h"
 #include "backend_cpu/rng.h"
 
@@ -201,8 +202,14 @@ absl::StatusOr<Literal> EvalControl(const Instruction& instr,
       return GetTupleElement(instr, ops);
     case Opcode::kCall:
       return CallAttr(instr, "to_apply", ops, ctx);
-    case Opcode::kFusion:
+    case Opcode::kFusion: {
+      const Computation* fused = instr.AttrOr<Computation*>("calls", nullptr);
+      const FusionPlan* plan = ctx.fusion_plans != nullptr && fused != nullptr
+                                   ? ctx.fusion_plans->Find(fused)
+                                   : nullptr;
+      if (plan != nullptr) return RunFusionPlan(*plan, instr, ops, ctx);
       return CallAttr(instr, "calls", ops, ctx);
+    }
     case Opcode::kWhile:
       return While(instr, ops, ctx);
     case Opcode::kConditional:

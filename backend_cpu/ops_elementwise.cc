@@ -16,26 +16,6 @@
 namespace hlo::cpu {
 namespace {
 
-absl::StatusOr<ElementwiseAttrs> AttrsOf(const Instruction& instr) {
-  ElementwiseAttrs attrs;
-  if (instr.opcode() == Opcode::kCompare) {
-    const std::string* dir = instr.GetAttr<std::string>("direction");
-    if (dir == nullptr) return OpError(instr, "missing direction=");
-    absl::StatusOr<ComparisonDirection> d = ParseComparisonDirection(*dir);
-    if (!d.ok()) return OpError(instr, d.status().message());
-    attrs.direction = *d;
-    const std::string* type = instr.GetAttr<std::string>("type");
-    absl::StatusOr<ComparisonType> t = ParseComparisonType(type ? *type : "");
-    if (!t.ok()) return OpError(instr, t.status().message());
-    attrs.comparison_type = *t;
-  }
-  if (instr.opcode() == Opcode::kReducePrecision) {
-    attrs.exponent_bits = static_cast<int32_t>(instr.AttrOr<int64_t>("exponent_bits", 0));
-    attrs.mantissa_bits = static_cast<int32_t>(instr.AttrOr<int64_t>("mantissa_bits", 0));
-  }
-  return attrs;
-}
-
 template <typename T>
 void FillSpan(const uint8_t* src, uint8_t* dst, int64_t begin, int64_t end) {
   T v;
@@ -70,11 +50,31 @@ Literal BroadcastScalar(const Literal& scalar, const Shape& shape) {
 
 }  // namespace
 
+absl::StatusOr<ElementwiseAttrs> ElementwiseAttrsOf(const Instruction& instr) {
+  ElementwiseAttrs attrs;
+  if (instr.opcode() == Opcode::kCompare) {
+    const std::string* dir = instr.GetAttr<std::string>("direction");
+    if (dir == nullptr) return OpError(instr, "missing direction=");
+    absl::StatusOr<ComparisonDirection> d = ParseComparisonDirection(*dir);
+    if (!d.ok()) return OpError(instr, d.status().message());
+    attrs.direction = *d;
+    const std::string* type = instr.GetAttr<std::string>("type");
+    absl::StatusOr<ComparisonType> t = ParseComparisonType(type ? *type : "");
+    if (!t.ok()) return OpError(instr, t.status().message());
+    attrs.comparison_type = *t;
+  }
+  if (instr.opcode() == Opcode::kReducePrecision) {
+    attrs.exponent_bits = static_cast<int32_t>(instr.AttrOr<int64_t>("exponent_bits", 0));
+    attrs.mantissa_bits = static_cast<int32_t>(instr.AttrOr<int64_t>("mantissa_bits", 0));
+  }
+  return attrs;
+}
+
 absl::StatusOr<Literal> EvalElementwise(const Instruction& instr,
                                         absl::Span<const Literal* const> operands, OpContext&) {
   const Shape& result_shape = instr.shape();
   if (!result_shape.IsArray()) return OpError(instr, "elementwise op with a non-array result");
-  absl::StatusOr<ElementwiseAttrs> attrs = AttrsOf(instr);
+  absl::StatusOr<ElementwiseAttrs> attrs = ElementwiseAttrsOf(instr);
   if (!attrs.ok()) return attrs.status();
 
   std::vector<PrimitiveType> types;

@@ -21,6 +21,7 @@
 #include "absl/container/inlined_vector.h"
 #include "backend_cpu/ew_types.h"
 #include "backend_cpu/op_eval.h"
+#include "backend_cpu/reduce_block.h"
 #include "backend_cpu/reduce_scalar_ops.h"
 #include "backend_cpu/reduce_window_kernels.h"
 #include "backend_cpu/scalar_calls.h"
@@ -306,9 +307,15 @@ struct ReduceKernel {
   static constexpr int64_t kKC = 2048;
 
   static void Run(const ReducePlan& p, const Literal& in, const Literal& init, Literal* out) {
-    const S* x = reinterpret_cast<const S*>(in.data());
-    S* y = reinterpret_cast<S*>(out->data());
-    const C c0 = T::Load(init.GetRaw<S>(0));
+    Run(p, in.data(), init.data(), out->data());
+  }
+  // The same on raw row-major storage (`init` points at one element).
+  static void Run(const ReducePlan& p, const void* in, const void* init, void* out) {
+    const S* x = reinterpret_cast<const S*>(in);
+    S* y = reinterpret_cast<S*>(out);
+    S init_value;
+    std::memcpy(&init_value, init, sizeof init_value);
+    const C c0 = T::Load(init_value);
     if (p.inner_kept) {
       const int64_t inner = p.kept_sizes.back();
       Offsets ks(p.kept_sizes.begin(), p.kept_sizes.end() - 1);
@@ -757,7 +764,32 @@ absl::StatusOr<Literal> EvalSelectAndScatterImpl(const Instruction& instr,
   return ToLayout(std::move(out), shape.layout());
 }
 
+// Dispatch probe: K<T, op>::Run() exists exactly for the fast (type, op) pairs.
+template <class T, BinOp kOp>
+struct FastPathProbe {
+  static void Run() {}
+};
+
 }  // namespace
+
+bool ReduceBlockSupported(PrimitiveType type, const Computation* reducer) {
+  bool swapped = false;
+  const BinOp op = MatchBinary(reducer, type, &swapped);
+  return op != BinOp::kNone && DispatchTypeOp<FastPathProbe>(type, op);
+}
+
+bool ReduceBlock(PrimitiveType type, const Computation* reducer, absl::Span<const int64_t> dims,
+                 absl::Span<const int64_t> reduced_dims, const void* in, const void* init, void* out) {
+  bool swapped = false;
+  const BinOp op = MatchBinary(reducer, type, &swapped);
+  if (op == BinOp::kNone) return false;
+  std::vector<bool> reduced(dims.size(), false);
+  for (int64_t d : reduced_dims) reduced[d] = true;
+  const ReducePlan plan = MakeReducePlan(dims, reduced);
+  if (plan.out_count == 0) return true;
+  if (plan.red_count == 0) return false;  // the caller fills init values
+  return DispatchTypeOp<ReduceKernel>(type, op, plan, in, init, out);
+}
 
 absl::StatusOr<Literal> EvalReduceOp(const Instruction& instr, absl::Span<const Literal* const> operands,
                                      OpContext& ctx) {

@@ -190,6 +190,9 @@ Pipeline DefaultPipeline() {
   p.AddPass("transpose-folding");
   p.AddPass("computation-deduplicator");
   p.AddPass("dce");
+  // Last: fusion groups what the simplifiers left; nothing after it needs
+  // to look inside fused computations.
+  p.AddPass("fusion");
   return p;
 }
 

@@ -1,0 +1,435 @@
+#include "backend_cpu/fusion_exec.h"
+
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include "absl/container/inlined_vector.h"
+#include "absl/strings/str_cat.h"
+#include "backend_cpu/donation.h"
+#include "backend_cpu/elementwise_kernels.h"
+#include "backend_cpu/fusion_rows.h"
+#include "backend_cpu/reduce_block.h"
+#include "backend_cpu/thread_pool.h"
+
+namespace hlo::cpu {
+namespace {
+
+// Bytes of row values one block of rows holds: small enough that a block
+// stays in a core's L2 cache (512 KB on the machines measured).
+constexpr int64_t kBlockBytes = 192 << 10;
+// Rows longer than this (all values of one row together) run op by op: a
+// single row would not fit any cache and the scratch would be huge.
+constexpr int64_t kMaxRowBytes = 64 << 20;
+constexpr int64_t kAlign = 64;
+
+int64_t RoundUp(int64_t x) { return (x + kAlign - 1) / kAlign * kAlign; }
+
+enum class StepKind : uint8_t { kElementwise, kBroadcast, kReduce, kAlias };
+
+// One row op, run on a block of m rows.
+struct Step {
+  StepKind kind = StepKind::kAlias;
+  int out = -1;         // position of the value it computes
+  std::vector<int> in;  // positions of its operands
+  // kElementwise: the kernel; per operand, the splat (index into
+  // FusionPlan::splats) that stands for a scalar operand, or -1.
+  ElementwiseKernel kernel = nullptr;
+  KernelParams params;
+  std::vector<int> splat;
+  // kBroadcast: output row r reads the operand at r * src_row_stride plus,
+  // over the merged inner output dims (sizes, outer to inner), index *
+  // stride (stride 0: spread). src_row_stride is 0 for a whole operand.
+  int64_t src_row_stride = 0;
+  std::vector<int64_t> sizes, strides;
+  // kReduce: the typed reducer, the operand's dims after the outer ones and
+  // the reduced dims counted in a block's dims [m, inner...].
+  const Computation* reducer = nullptr;
+  PrimitiveType type = PrimitiveType::kInvalid;
+  std::vector<int64_t> inner_dims, reduced;
+};
+
+// A whole scalar spread over a block, for an elementwise operand (clamp's
+// and select's scalar forms).
+struct Splat {
+  int scalar = -1;     // position of the scalar
+  int64_t elems = 0;   // elements per row of the step's result
+  int64_t offset = 0;  // scratch offset of the spread values
+};
+
+}  // namespace
+
+class FusionPlan {
+ public:
+  RowSplit split;
+  std::vector<int64_t> row_elems, elem_bytes;  // per position (row values and whole ones read by rows)
+  std::vector<Step> steps;                     // row ops in post order
+  std::vector<int> whole;                      // whole values in post order
+  std::vector<int64_t> offset;                 // scratch offset per row value, -1 if none
+  std::vector<Splat> splats;
+  int64_t block_rows = 1;
+  int64_t scratch_bytes = 0;
+  int root = -1;
+
+  int64_t RowBytes(int p) const { return row_elems[p] * elem_bytes[p]; }
+};
+
+namespace {
+
+// Row-major strides of `dims`.
+std::vector<int64_t> StridesOf(absl::Span<const int64_t> dims) {
+  std::vector<int64_t> s(dims.size(), 1);
+  for (int64_t d = static_cast<int64_t>(dims.size()) - 2; d >= 0; --d) s[d] = s[d + 1] * dims[d + 1];
+  return s;
+}
+
+absl::Status MakeBroadcastStep(const FusionPlan& plan, const Instruction& instr, Step* step) {
+  const int64_t k = plan.split.outer_dims;
+  const Shape& out = instr.shape();
+  const Shape& in = instr.operand(0)->shape();
+  const std::vector<int64_t> dims = instr.AttrOr<std::vector<int64_t>>("dimensions", {});
+  const std::vector<int64_t> in_strides = StridesOf(in.dims());
+  // The split allowed two forms: the operand keeps the outer dims first
+  // (read by rows) or has none of them (whole, the same for every row).
+  bool keeps_outer = in.rank() >= k;
+  for (int64_t j = 0; j < k && keeps_outer; ++j) keeps_outer = dims[j] == j;
+  std::vector<int64_t> sizes, strides;
+  for (int64_t d = k; d < out.rank(); ++d) {
+    int64_t stride = 0;
+    for (size_t j = 0; j < dims.size(); ++j)
+      if (dims[j] == d) stride = in_strides[j];
+    sizes.push_back(out.dim(d));
+    strides.push_back(stride);
+  }
+  // Merge adjacent dims that walk the operand evenly; drop size-1 dims.
+  for (size_t d = 0; d < sizes.size(); ++d) {
+    if (sizes[d] == 1) continue;
+    if (!step->sizes.empty() && step->strides.back() == strides[d] * sizes[d]) {
+      step->sizes.back() *= sizes[d];
+      step->strides.back() = strides[d];
+    } else {
+      step->sizes.push_back(sizes[d]);
+      step->strides.push_back(strides[d]);
+    }
+  }
+  int64_t row = 1;
+  for (int64_t d = k; d < in.rank(); ++d) row *= in.dim(d);
+  step->src_row_stride = keeps_outer ? row : 0;
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<FusionPlan>> MakeFusionPlan(const Computation& fused) {
+  absl::StatusOr<RowSplit> split = SplitIntoRows(fused);
+  if (!split.ok()) return split.status();
+  auto plan = std::make_unique<FusionPlan>();
+  plan->split = std::move(*split);
+  const RowSplit& s = plan->split;
+  const int n = static_cast<int>(s.order.size());
+  const int64_t k = s.outer_dims;
+  absl::flat_hash_map<const Instruction*, int> position;
+  for (int i = 0; i < n; ++i) position[s.order[i]] = i;
+  plan->root = position[fused.root()];
+  if (s.role[plan->root] != RowRole::kRows) return absl::InvalidArgumentError("the root is not a row op");
+  if (s.rows <= 0) return absl::InvalidArgumentError("no rows");
+  plan->row_elems.assign(n, 0);
+  plan->elem_bytes.assign(n, 0);
+  plan->offset.assign(n, -1);
+  int64_t bytes_per_row = 0;
+  for (int i = 0; i < n; ++i) {
+    if (s.role[i] != RowRole::kRows && !s.read_by_rows[i]) continue;
+    const Shape& shape = s.order[i]->shape();
+    int64_t e = 1;
+    for (int64_t d = k; d < shape.rank(); ++d) e *= shape.dim(d);
+    if (e <= 0) return absl::InvalidArgumentError("a row value has no elements");
+    plan->row_elems[i] = e;
+    plan->elem_bytes[i] = PrimitiveTypeByteSize(shape.element_type());
+    if (plan->elem_bytes[i] <= 0) return absl::InvalidArgumentError("an element type without a byte size");
+  }
+  for (int i = 0; i < n; ++i) {
+    const Instruction& instr = *s.order[i];
+    if (s.role[i] == RowRole::kWhole) {
+      plan->whole.push_back(i);
+      continue;
+    }
+    if (s.role[i] != RowRole::kRows) continue;
+    Step step;
+    step.out = i;
+    for (const Instruction* o : instr.operands()) step.in.push_back(position[o]);
+    const Opcode op = instr.opcode();
+    if (IsElementwise(op)) {
+      step.kind = StepKind::kElementwise;
+      absl::StatusOr<ElementwiseAttrs> attrs = ElementwiseAttrsOf(instr);
+      if (!attrs.ok()) return attrs.status();
+      std::vector<PrimitiveType> types;
+      for (const Instruction* o : instr.operands()) types.push_back(o->shape().element_type());
+      absl::StatusOr<ElementwiseKernel> kernel =
+          SelectElementwiseKernel(op, types, instr.shape().element_type(), *attrs);
+      if (!kernel.ok()) return kernel.status();
+      step.kernel = *kernel;
+      step.params = attrs->params();
+      for (size_t j = 0; j < step.in.size(); ++j) {
+        const int p = step.in[j];
+        if (s.role[p] == RowRole::kWhole && s.order[p]->shape().rank() == 0 && instr.shape().rank() != 0) {
+          step.splat.push_back(static_cast<int>(plan->splats.size()));
+          plan->splats.push_back(Splat{p, plan->row_elems[i], 0});
+          bytes_per_row += plan->row_elems[i] * PrimitiveTypeByteSize(s.order[p]->shape().element_type());
+        } else {
+          step.splat.push_back(-1);
+        }
+      }
+    } else if (op == Opcode::kBroadcast) {
+      step.kind = StepKind::kBroadcast;
+      if (absl::Status st = MakeBroadcastStep(*plan, instr, &step); !st.ok()) return st;
+    } else if (op == Opcode::kReduce) {
+      step.kind = StepKind::kReduce;
+      step.reducer = instr.AttrOr<Computation*>("to_apply", nullptr);
+      step.type = instr.shape().element_type();
+      const Shape& in = instr.operand(0)->shape();
+      step.inner_dims.assign(in.dims().begin() + k, in.dims().end());
+      for (int64_t d : instr.AttrOr<std::vector<int64_t>>("dimensions", {})) {
+        if (in.dim(d) == 0) return absl::InvalidArgumentError("a reduce over a zero-size dimension");
+        step.reduced.push_back(d - k + 1);
+      }
+      std::sort(step.reduced.begin(), step.reduced.end());
+    } else if (op == Opcode::kReshape || op == Opcode::kBitcast) {
+      step.kind = StepKind::kAlias;
+    } else {
+      return absl::InternalError(absl::StrCat("no row kernel for ", instr.name()));
+    }
+    if (step.kind != StepKind::kAlias && i != plan->root) bytes_per_row += plan->RowBytes(i);
+    plan->steps.push_back(std::move(step));
+  }
+  bytes_per_row += plan->RowBytes(plan->root);  // written to the result, through the cache
+  if (bytes_per_row > kMaxRowBytes) return absl::InvalidArgumentError("rows too long to block");
+  plan->block_rows = std::clamp<int64_t>(kBlockBytes / std::max<int64_t>(1, bytes_per_row), 1, s.rows);
+  int64_t at = 0;
+  for (const Step& step : plan->steps) {
+    if (step.kind == StepKind::kAlias || step.out == plan->root) continue;
+    plan->offset[step.out] = at;
+    at += RoundUp(plan->RowBytes(step.out) * plan->block_rows);
+  }
+  for (Splat& sp : plan->splats) {
+    sp.offset = at;
+    at += RoundUp(sp.elems * plan->block_rows *
+                  PrimitiveTypeByteSize(s.order[sp.scalar]->shape().element_type()));
+  }
+  plan->scratch_bytes = at;
+  return plan;
+}
+
+namespace {
+
+// Per-thread scratch, kept between runs (no allocation or page faults per
+// block). A block loop never nests inside another on the same thread: row
+// ops call no computations.
+uint8_t* ThreadScratch(int64_t bytes) {
+  thread_local std::vector<uint8_t> buffer;
+  if (static_cast<int64_t>(buffer.size()) < bytes + kAlign) buffer.resize(bytes + kAlign);
+  const uintptr_t p = reinterpret_cast<uintptr_t>(buffer.data());
+  return reinterpret_cast<uint8_t*>((p + kAlign - 1) / kAlign * kAlign);
+}
+
+template <int B>
+struct Elem {
+  uint8_t b[B];
+};
+
+template <int B>
+void FillElems(uint8_t* dst, const uint8_t* value, int64_t count) {
+  if constexpr (B == 1) {
+    std::memset(dst, *value, count);
+  } else if constexpr (B == 2 || B == 4 || B == 8) {
+    using U = std::conditional_t<B == 2, uint16_t, std::conditional_t<B == 4, uint32_t, uint64_t>>;
+    U v;
+    std::memcpy(&v, value, B);
+    U* d = reinterpret_cast<U*>(dst);
+    std::fill(d, d + count, v);
+  } else {
+    for (int64_t i = 0; i < count; ++i) std::memcpy(dst + i * B, value, B);
+  }
+}
+
+// dst (contiguous) <- src walked over dims [d, end) of (sizes, strides).
+template <int B>
+uint8_t* SpreadDims(uint8_t* dst, const uint8_t* src, const int64_t* sizes, const int64_t* strides, int dims) {
+  if (dims == 0) {
+    std::memcpy(dst, src, B);
+    return dst + B;
+  }
+  if (dims == 1) {
+    const int64_t n = sizes[0], st = strides[0];
+    if (st == 1) {
+      std::memcpy(dst, src, n * B);
+    } else if (st == 0) {
+      FillElems<B>(dst, src, n);
+    } else {
+      for (int64_t i = 0; i < n; ++i) std::memcpy(dst + i * B, src + i * st * B, B);
+    }
+    return dst + n * B;
+  }
+  for (int64_t i = 0; i < sizes[0]; ++i)
+    dst = SpreadDims<B>(dst, src + i * strides[0] * B, sizes + 1, strides + 1, dims - 1);
+  return dst;
+}
+
+template <int B>
+void Spread(const Step& s, uint8_t* dst, const uint8_t* src, int64_t m) {
+  const int dims = static_cast<int>(s.sizes.size());
+  for (int64_t r = 0; r < m; ++r)
+    dst = SpreadDims<B>(dst, src + r * s.src_row_stride * B, s.sizes.data(), s.strides.data(), dims);
+}
+
+void SpreadAny(int64_t bytes, const Step& s, uint8_t* dst, const uint8_t* src, int64_t m) {
+  switch (bytes) {
+    case 1: return Spread<1>(s, dst, src, m);
+    case 2: return Spread<2>(s, dst, src, m);
+    case 4: return Spread<4>(s, dst, src, m);
+    case 8: return Spread<8>(s, dst, src, m);
+    case 16: return Spread<16>(s, dst, src, m);
+    default: return;  // refused when planning
+  }
+}
+
+void FillAny(int64_t bytes, uint8_t* dst, const uint8_t* value, int64_t count) {
+  switch (bytes) {
+    case 1: return FillElems<1>(dst, value, count);
+    case 2: return FillElems<2>(dst, value, count);
+    case 4: return FillElems<4>(dst, value, count);
+    case 8: return FillElems<8>(dst, value, count);
+    default:
+      for (int64_t i = 0; i < count; ++i) std::memcpy(dst + i * bytes, value, bytes);
+  }
+}
+
+}  // namespace
+
+absl::StatusOr<Literal> RunFusionPlan(const FusionPlan& plan, const Instruction& fusion,
+                                      absl::Span<const Literal* const> operands, OpContext& ctx) {
+  const RowSplit& s = plan.split;
+  const int n = static_cast<int>(s.order.size());
+  std::vector<const Literal*> whole(n, nullptr);
+  std::vector<Literal> owned(n);
+  std::vector<const Literal*> ops;
+  for (int p : plan.whole) {
+    const Instruction& instr = *s.order[p];
+    if (instr.opcode() == Opcode::kParameter) {
+      const int64_t k = instr.parameter_number();
+      if (k < 0 || k >= static_cast<int64_t>(operands.size()))
+        return OpError(fusion, absl::StrCat("fused parameter ", k, " has no operand"));
+      whole[p] = operands[k];
+      if (!whole[p]->shape().IsArray() && s.read_by_rows[p])
+        return OpError(fusion, absl::StrCat("operand ", k, " is not an array"));
+      if (s.read_by_rows[p] && !IsPlainRowMajor(whole[p]->shape())) {
+        owned[p] = whole[p]->Relayout(RowMajorLayout(whole[p]->shape().rank()));
+        whole[p] = &owned[p];
+      }
+    } else if (instr.opcode() == Opcode::kConstant && instr.has_literal()) {
+      whole[p] = &instr.literal();
+    } else {
+      ops.clear();
+      for (const Instruction* o : instr.operands()) {
+        auto it = std::find(s.order.begin(), s.order.end(), o);
+        ops.push_back(whole[it - s.order.begin()]);
+      }
+      absl::StatusOr<Literal> r;
+      {
+        // The fusion's own operand donations must not reach the kernels of
+        // its inner instructions: nothing is donated to them.
+        ScopedDonations none({}, [](size_t) {});
+        r = FamilyOf(instr.opcode())(instr, ops, ctx);
+      }
+      if (!r.ok()) return r.status();
+      owned[p] = std::move(*r);
+      whole[p] = &owned[p];
+    }
+    if (s.read_by_rows[p] &&
+        whole[p]->physical_count() != s.rows * plan.row_elems[p])
+      return OpError(fusion, absl::StrCat("fused value %", instr.name(), " has the wrong size"));
+  }
+
+  Literal out = RowMajorUninitialized(fusion.shape());
+  if (out.physical_count() != s.rows * plan.row_elems[plan.root])
+    return OpError(fusion, "the fusion's shape does not match its computation's root");
+  uint8_t* out_data = out.data();
+  const int64_t root_row_bytes = plan.RowBytes(plan.root);
+
+  ParallelFor(s.rows, plan.block_rows, [&](int64_t begin, int64_t end) {
+    uint8_t* scratch = ThreadScratch(plan.scratch_bytes);
+    absl::InlinedVector<const uint8_t*, 32> ptr(n, nullptr);
+    for (const Splat& sp : plan.splats) {
+      const Literal& v = *whole[sp.scalar];
+      FillAny(v.element_bytes(), scratch + sp.offset, v.data(), sp.elems * plan.block_rows);
+    }
+    absl::InlinedVector<const void*, 4> ins;
+    for (int64_t r0 = begin; r0 < end; r0 += plan.block_rows) {
+      const int64_t m = std::min(plan.block_rows, end - r0);
+      for (int p : plan.whole)
+        if (s.read_by_rows[p]) ptr[p] = whole[p]->data() + r0 * plan.RowBytes(p);
+      for (const Step& step : plan.steps) {
+        uint8_t* dst = step.out == plan.root ? out_data + r0 * root_row_bytes : scratch + plan.offset[step.out];
+        switch (step.kind) {
+          case StepKind::kElementwise:
+            ins.clear();
+            for (size_t j = 0; j < step.in.size(); ++j)
+              ins.push_back(step.splat[j] >= 0 ? scratch + plan.splats[step.splat[j]].offset : ptr[step.in[j]]);
+            step.kernel(ins.data(), dst, 0, m * plan.row_elems[step.out], step.params);
+            break;
+          case StepKind::kBroadcast: {
+            const int src = step.in[0];
+            const uint8_t* from = step.src_row_stride != 0 ? ptr[src] : whole[src]->data();
+            SpreadAny(plan.elem_bytes[step.out], step, dst, from, m);
+            break;
+          }
+          case StepKind::kReduce: {
+            absl::InlinedVector<int64_t, 8> dims;
+            dims.push_back(m);
+            dims.insert(dims.end(), step.inner_dims.begin(), step.inner_dims.end());
+            ReduceBlock(step.type, step.reducer, dims, step.reduced, ptr[step.in[0]],
+                        whole[step.in[1]]->data(), dst);
+            break;
+          }
+          case StepKind::kAlias:
+            if (step.out == plan.root) {
+              std::memcpy(dst, ptr[step.in[0]], m * root_row_bytes);
+            } else {
+              dst = const_cast<uint8_t*>(ptr[step.in[0]]);
+            }
+            break;
+        }
+        ptr[step.out] = dst;
+      }
+    }
+  });
+  return ToLayout(std::move(out), fusion.shape().layout());
+}
+
+FusionPlans::FusionPlans(const Module& module) {
+  for (const Computation* c : module.computations())
+    for (const Instruction* instr : c->instructions()) {
+      if (instr->opcode() != Opcode::kFusion) continue;
+      const Computation* fused = instr->AttrOr<Computation*>("calls", nullptr);
+      if (fused == nullptr || plans_.contains(fused) || reasons_.contains(fused)) continue;
+      absl::StatusOr<std::unique_ptr<FusionPlan>> plan = MakeFusionPlan(*fused);
+      if (plan.ok()) {
+        plans_.emplace(fused, std::move(*plan));
+      } else {
+        reasons_.emplace(fused, std::string(plan.status().message()));
+      }
+    }
+}
+
+FusionPlans::~FusionPlans() = default;
+
+const FusionPlan* FusionPlans::Find(const Computation* fused) const {
+  auto it = plans_.find(fused);
+  return it == plans_.end() ? nullptr : it->second.get();
+}
+
+std::string FusionPlans::WhyNotFused(const Computation* fused) const {
+  auto it = reasons_.find(fused);
+  return it == reasons_.end() ? std::string() : it->second;
+}
+
+}  // namespace hlo::cpu

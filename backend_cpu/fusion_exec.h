@@ -1,0 +1,52 @@
+// Fused execution: a fusion instruction whose computation splits into rows
+// (fusion_rows.h) runs as one kernel. Whole values (parameters, constants,
+// spread scalars and vectors, a dot under its epilogue) are taken or
+// computed once; then every block of rows is computed from start to end --
+// each row op on the block in a per-thread scratch buffer that stays in
+// cache, the root written straight into the result -- so every operand is
+// read once and the result written once. Blocks are fixed by the row count
+// (never by the thread count) and each row op uses the same kernel and
+// association order as the unfused op, so results are bit-identical to the
+// op-by-op run at any number of threads.
+//
+// Fusions that do not split run op by op through their computation, as
+// before (same values, no fusion speed-up).
+#pragma once
+
+#include <memory>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+#include "backend_cpu/op_eval.h"
+#include "ir/literal.h"
+#include "ir/module.h"
+
+namespace hlo::cpu {
+
+class FusionPlan;  // fusion_exec.cc
+
+// The plans of every fusion of a module, built once before a run and then
+// read-only (shared by the device threads).
+class FusionPlans {
+ public:
+  explicit FusionPlans(const Module& module);
+  ~FusionPlans();
+  // The plan of a fusion's called computation; null when it runs op by op.
+  const FusionPlan* Find(const Computation* fused) const;
+  // Why `fused` runs op by op (empty when it has a plan or is unknown).
+  std::string WhyNotFused(const Computation* fused) const;
+
+ private:
+  absl::flat_hash_map<const Computation*, std::unique_ptr<FusionPlan>> plans_;
+  absl::flat_hash_map<const Computation*, std::string> reasons_;
+};
+
+// Compiles `fused` into a plan, or says why it cannot run by rows.
+absl::StatusOr<std::unique_ptr<FusionPlan>> MakeFusionPlan(const Computation& fused);
+
+// Runs `fusion` (whose computation `plan` was made from) on its operands.
+absl::StatusOr<Literal> RunFusionPlan(const FusionPlan& plan, const Instruction& fusion,
+                                      absl::Span<const Literal* const> operands, OpContext& ctx);
+
+}  // namespace hlo::cpu

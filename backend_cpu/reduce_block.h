@@ -1,0 +1,26 @@
+// The typed reduce kernel of ops_reduce.cc on raw row-major storage, for
+// callers that reduce a block of rows at a time (fused execution). Same
+// association order as the reduce op on the whole array: the order depends
+// only on the reduced dimensions, never on the number of kept rows.
+#pragma once
+
+#include <cstdint>
+
+#include "absl/types/span.h"
+#include "ir/computation.h"
+#include "ir/element_type.h"
+
+namespace hlo::cpu {
+
+// Whether ReduceBlock has a typed kernel for `reducer` (a binary op of its
+// two parameters: add, multiply, maximum, minimum, and, or, xor) on `type`.
+bool ReduceBlockSupported(PrimitiveType type, const Computation* reducer);
+
+// Reduces `in` (row-major, `dims`) over `reduced_dims` into `out` (row-major,
+// the kept dimensions), starting every output from the scalar at `init`.
+// False when there is no typed kernel or nothing is reduced (a zero-size
+// reduced dimension: the caller writes the init values).
+bool ReduceBlock(PrimitiveType type, const Computation* reducer, absl::Span<const int64_t> dims,
+                 absl::Span<const int64_t> reduced_dims, const void* in, const void* init, void* out);
+
+}  // namespace hlo::cpu

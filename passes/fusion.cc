@@ -1,0 +1,228 @@
+// fusion: groups producers into their consumers and replaces each group by
+// one `fusion` instruction calling a new computation, in XLA's text form:
+//   kind=kLoop   elementwise ops, broadcasts, reshapes/bitcasts;
+//   kind=kInput  the same around reductions (a reduce root, or reductions
+//                inside, as in a row softmax or layer norm);
+//   kind=kOutput a dot or convolution under its elementwise epilogue
+//                (bias add, scale, activation, residual add).
+//
+// Consumers are visited before producers (reverse post order); a group
+// grows by taking an operand when every user of that operand is already in
+// the group (nothing is computed twice), except scalar constants and
+// broadcasts of scalars, which are cheap and copied into every group that
+// reads them (XLA duplicates such producers too). Never fused: side
+// effects, control edges, tuples, calls, and anything the CPU backend
+// could not run by blocks of rows: the legality test is the backend's own
+// row split (backend_cpu/fusion_rows.h), so every fusion -O makes runs as
+// one kernel, each operand read once and the result written once.
+// Caps: 64 instructions and 24 operands per fusion.
+#include <algorithm>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "backend_cpu/fusion_rows.h"
+#include "passes/pass_util.h"
+#include "passes/passes.h"
+
+namespace hlo {
+namespace {
+
+constexpr size_t kMaxMembers = 64;
+constexpr size_t kMaxOperands = 24;
+
+bool IsDotLike(const Instruction& i) {
+  return (i.opcode() == Opcode::kDot || i.opcode() == Opcode::kConvolution) && i.shape().IsArray();
+}
+
+// Ops a group may hold (apart from a dot or convolution at its bottom).
+bool IsFusibleOp(const Instruction& i) {
+  if (i.HasSideEffect() || !i.control_predecessors().empty() || !i.control_successors().empty() ||
+      !i.shape().IsArray())
+    return false;
+  const Opcode op = i.opcode();
+  if (IsElementwise(op)) return op != Opcode::kMap;
+  switch (op) {
+    case Opcode::kBroadcast:
+    case Opcode::kReduce:
+    case Opcode::kReshape:
+    case Opcode::kBitcast:
+      return true;
+    case Opcode::kConstant:
+      return i.shape().rank() == 0;
+    default:
+      return false;
+  }
+}
+
+// Cheap enough to compute again in every group that reads it.
+bool IsCheap(const Instruction& i) {
+  if (i.opcode() == Opcode::kConstant) return i.shape().rank() == 0;
+  return i.opcode() == Opcode::kBroadcast && i.operand(0)->shape().rank() == 0;
+}
+
+struct Group {
+  const Instruction* root = nullptr;
+  absl::flat_hash_set<const Instruction*> members;
+  bool has_dot = false;
+};
+
+class FusionPass : public Pass {
+ public:
+  absl::string_view name() const override { return "fusion"; }
+
+  absl::StatusOr<bool> Run(Module& module) override {
+    bool changed = false;
+    passes::NameUniquer computation_names(module);
+    for (Computation* comp : FusibleComputations(module)) {
+      absl::StatusOr<bool> c = FuseComputation(module, comp, computation_names);
+      if (!c.ok()) return c.status();
+      changed |= *c;
+    }
+    return changed;
+  }
+
+ private:
+  // The entry and the computations run by control flow (while bodies and
+  // conditions, conditional branches, calls); not reducers, comparators or
+  // existing fused computations.
+  static std::vector<Computation*> FusibleComputations(const Module& module) {
+    absl::flat_hash_set<const Computation*> wanted;
+    if (module.entry() != nullptr) wanted.insert(module.entry());
+    for (const Computation* c : module.computations())
+      for (const Instruction* i : c->instructions())
+        if (i->opcode() == Opcode::kWhile || i->opcode() == Opcode::kConditional ||
+            i->opcode() == Opcode::kCall)
+          for (const Computation* called : i->called_computations()) wanted.insert(called);
+    std::vector<Computation*> out;
+    for (Computation* c : module.computations())
+      if (wanted.contains(c)) out.push_back(c);
+    return out;
+  }
+
+  // Whether the group, as it stands, runs by rows with nothing but a dot or
+  // convolution computed whole under row values.
+  static bool Legal(const Group& g, const absl::flat_hash_map<const Instruction*, int>& pos) {
+    if (g.members.size() > kMaxMembers) return false;
+    std::vector<const Instruction*> members(g.members.begin(), g.members.end());
+    std::sort(members.begin(), members.end(),
+              [&](const Instruction* a, const Instruction* b) { return pos.at(a) < pos.at(b); });
+    absl::flat_hash_set<const Instruction*> operands;
+    for (const Instruction* m : members)
+      for (const Instruction* o : m->operands())
+        if (!g.members.contains(o)) operands.insert(o);
+    if (operands.size() > kMaxOperands) return false;
+    absl::StatusOr<cpu::RowSplit> split = cpu::SplitGroupIntoRows(members, g.root);
+    if (!split.ok()) return false;
+    for (const Instruction* w : split->whole_under_rows)
+      if (!IsDotLike(*w)) return false;
+    return true;
+  }
+
+  static absl::StatusOr<bool> FuseComputation(Module& module, Computation* comp,
+                                              passes::NameUniquer& computation_names) {
+    const std::vector<Instruction*> order = comp->MakePostOrder();
+    absl::flat_hash_map<const Instruction*, int> pos;
+    for (size_t i = 0; i < order.size(); ++i) pos[order[i]] = static_cast<int>(i);
+    absl::flat_hash_set<const Instruction*> taken;  // members of a group (not cheap ones)
+    std::vector<Group> groups;
+    for (auto it = order.rbegin(); it != order.rend(); ++it) {
+      const Instruction* root = *it;
+      if (taken.contains(root) || !IsFusibleOp(*root) || IsCheap(*root)) continue;
+      Group g;
+      g.root = root;
+      g.members.insert(root);
+      if (!Legal(g, pos)) continue;
+      for (bool grew = true; grew;) {
+        grew = false;
+        std::vector<const Instruction*> candidates;
+        for (const Instruction* m : g.members) {
+          if (IsDotLike(*m)) continue;  // a dot's operands stay outside
+          for (const Instruction* o : m->operands())
+            if (!g.members.contains(o) && !taken.contains(o) && pos.contains(o)) candidates.push_back(o);
+        }
+        std::sort(candidates.begin(), candidates.end(),
+                  [&](const Instruction* a, const Instruction* b) { return pos.at(a) > pos.at(b); });
+        candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
+        for (const Instruction* p : candidates) {
+          const bool dot = IsDotLike(*p);
+          if (!IsFusibleOp(*p) && !dot) continue;
+          if (dot && (g.has_dot || !p->control_predecessors().empty() || !p->control_successors().empty()))
+            continue;
+          if (p == comp->root() && !IsCheap(*p)) continue;
+          if (!IsCheap(*p) && !std::all_of(p->users().begin(), p->users().end(),
+                                           [&](const Instruction* u) { return g.members.contains(u); }))
+            continue;
+          g.members.insert(p);
+          if (!Legal(g, pos)) {
+            g.members.erase(p);
+            continue;
+          }
+          g.has_dot |= dot;
+          grew = true;
+        }
+      }
+      // Worth a fusion when it saves writing and reading a value: two
+      // members besides scalar constants.
+      int64_t real = 0;
+      for (const Instruction* m : g.members)
+        if (!(m->opcode() == Opcode::kConstant)) ++real;
+      if (real < 2) continue;
+      for (const Instruction* m : g.members)
+        if (!IsCheap(*m)) taken.insert(m);
+      groups.push_back(std::move(g));
+    }
+    if (groups.empty()) return false;
+    passes::NameUniquer names(*comp);
+    for (const Group& g : groups) {
+      absl::Status st = Materialize(module, comp, g, pos, names, computation_names);
+      if (!st.ok()) return st;
+    }
+    return true;
+  }
+
+  static absl::Status Materialize(Module& module, Computation* comp, const Group& g,
+                                  const absl::flat_hash_map<const Instruction*, int>& pos,
+                                  passes::NameUniquer& names, passes::NameUniquer& computation_names) {
+    std::vector<Instruction*> members;
+    for (const Instruction* m : g.members) members.push_back(const_cast<Instruction*>(m));
+    std::sort(members.begin(), members.end(),
+              [&](const Instruction* a, const Instruction* b) { return pos.at(a) < pos.at(b); });
+    std::vector<Instruction*> operands;
+    absl::flat_hash_map<const Instruction*, Instruction*> map;
+    auto fused = std::make_unique<Computation>(computation_names.Get("fused_computation"));
+    passes::NameUniquer fused_names(*fused);
+    for (Instruction* m : members)
+      for (Instruction* o : m->operands()) {
+        if (g.members.contains(o) || map.contains(o)) continue;
+        const int64_t number = static_cast<int64_t>(operands.size());
+        auto param = std::make_unique<Instruction>(Opcode::kParameter,
+                                                   fused_names.Get(absl::StrCat("param_", number)), o->shape());
+        param->set_parameter_number(number);
+        map[o] = fused->AddInstruction(std::move(param));
+        operands.push_back(o);
+      }
+    bool has_reduce = false;
+    for (Instruction* m : members) {
+      std::vector<Instruction*> ops;
+      for (Instruction* o : m->operands()) ops.push_back(map.at(o));
+      map[m] = passes::CopyInstruction(*m, fused.get(), fused_names, ops);
+      has_reduce |= m->opcode() == Opcode::kReduce;
+    }
+    fused->set_root(map.at(g.root));
+    Computation* callee = module.AddComputation(std::move(fused));
+    const char* kind = g.has_dot ? "kOutput" : has_reduce ? "kInput" : "kLoop";
+    Instruction* root = const_cast<Instruction*>(g.root);
+    Instruction* fusion = passes::AddInst(
+        comp, names, Opcode::kFusion, root->shape(), operands, g.has_dot ? "fusion" : "fusion",
+        {{"kind", std::string(kind)}, {"calls", callee}});
+    if (absl::Status st = root->ReplaceAllUsesWith(fusion); !st.ok()) return st;
+    passes::RemoveIfDead(root);
+    return absl::OkStatus();
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Pass> CreateFusionPass() { return std::make_unique<FusionPass>(); }
+
+}  // namespace hlo
