@@ -1,6 +1,7 @@
 #include "backend_cpu/fusion_exec.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <vector>
 
@@ -25,7 +26,7 @@ constexpr int64_t kAlign = 64;
 
 int64_t RoundUp(int64_t x) { return (x + kAlign - 1) / kAlign * kAlign; }
 
-enum class StepKind : uint8_t { kElementwise, kBroadcast, kReduce, kAlias };
+enum class StepKind : uint8_t { kElementwise, kBroadcast, kSplat, kReduce, kAlias };
 
 // One row op, run on a block of m rows.
 struct Step {
@@ -42,6 +43,8 @@ struct Step {
   // stride (stride 0: spread). src_row_stride is 0 for a whole operand.
   int64_t src_row_stride = 0;
   std::vector<int64_t> sizes, strides;
+  // kSplat (a broadcast of a whole scalar): the splat holding its values.
+  int splat_index = -1;
   // kReduce: the typed reducer, the operand's dims after the outer ones and
   // the reduced dims counted in a block's dims [m, inner...].
   const Computation* reducer = nullptr;
@@ -69,7 +72,9 @@ class FusionPlan {
   std::vector<Splat> splats;
   int64_t block_rows = 1;
   int64_t scratch_bytes = 0;
-  int root = -1;
+  bool tuple_root = false;        // a multi-output fusion (its root is a tuple)
+  std::vector<int> outputs;       // positions of the fusion's outputs
+  std::vector<int> output_index;  // per position: its output number, or -1
 
   int64_t RowBytes(int p) const { return row_elems[p] * elem_bytes[p]; }
 };
@@ -130,8 +135,15 @@ absl::StatusOr<std::unique_ptr<FusionPlan>> MakeFusionPlan(const Computation& fu
   const int64_t k = s.outer_dims;
   absl::flat_hash_map<const Instruction*, int> position;
   for (int i = 0; i < n; ++i) position[s.order[i]] = i;
-  plan->root = position[fused.root()];
-  if (s.role[plan->root] != RowRole::kRows) return absl::InvalidArgumentError("the root is not a row op");
+  plan->tuple_root = fused.root()->opcode() == Opcode::kTuple;
+  plan->output_index.assign(n, -1);
+  for (const Instruction* o : s.outputs) {
+    const int p = position[o];
+    if (s.role[p] != RowRole::kRows) return absl::InvalidArgumentError("an output is not a row op");
+    if (plan->output_index[p] >= 0) return absl::InvalidArgumentError("an output returned twice");
+    plan->output_index[p] = static_cast<int>(plan->outputs.size());
+    plan->outputs.push_back(p);
+  }
   if (s.rows <= 0) return absl::InvalidArgumentError("no rows");
   plan->row_elems.assign(n, 0);
   plan->elem_bytes.assign(n, 0);
@@ -179,6 +191,14 @@ absl::StatusOr<std::unique_ptr<FusionPlan>> MakeFusionPlan(const Computation& fu
           step.splat.push_back(-1);
         }
       }
+    } else if (op == Opcode::kBroadcast && s.role[step.in[0]] == RowRole::kWhole &&
+               s.order[step.in[0]]->shape().rank() == 0) {
+      // A scalar spread over the rows: filled once per run and thread, not
+      // per block.
+      step.kind = StepKind::kSplat;
+      step.splat_index = static_cast<int>(plan->splats.size());
+      plan->splats.push_back(Splat{step.in[0], plan->row_elems[i], 0});
+      bytes_per_row += plan->RowBytes(i);
     } else if (op == Opcode::kBroadcast) {
       step.kind = StepKind::kBroadcast;
       if (absl::Status st = MakeBroadcastStep(*plan, instr, &step); !st.ok()) return st;
@@ -198,15 +218,17 @@ absl::StatusOr<std::unique_ptr<FusionPlan>> MakeFusionPlan(const Computation& fu
     } else {
       return absl::InternalError(absl::StrCat("no row kernel for ", instr.name()));
     }
-    if (step.kind != StepKind::kAlias && i != plan->root) bytes_per_row += plan->RowBytes(i);
+    if (step.kind != StepKind::kAlias && step.kind != StepKind::kSplat && plan->output_index[i] < 0)
+      bytes_per_row += plan->RowBytes(i);
     plan->steps.push_back(std::move(step));
   }
-  bytes_per_row += plan->RowBytes(plan->root);  // written to the result, through the cache
+  for (int p : plan->outputs) bytes_per_row += plan->RowBytes(p);  // written through the cache
   if (bytes_per_row > kMaxRowBytes) return absl::InvalidArgumentError("rows too long to block");
   plan->block_rows = std::clamp<int64_t>(kBlockBytes / std::max<int64_t>(1, bytes_per_row), 1, s.rows);
   int64_t at = 0;
   for (const Step& step : plan->steps) {
-    if (step.kind == StepKind::kAlias || step.out == plan->root) continue;
+    if (step.kind == StepKind::kAlias || step.kind == StepKind::kSplat || plan->output_index[step.out] >= 0)
+      continue;
     plan->offset[step.out] = at;
     at += RoundUp(plan->RowBytes(step.out) * plan->block_rows);
   }
@@ -349,18 +371,36 @@ absl::StatusOr<Literal> RunFusionPlan(const FusionPlan& plan, const Instruction&
       return OpError(fusion, absl::StrCat("fused value %", instr.name(), " has the wrong size"));
   }
 
-  Literal out = RowMajorUninitialized(fusion.shape());
-  if (out.physical_count() != s.rows * plan.row_elems[plan.root])
+  const size_t num_outputs = plan.outputs.size();
+  const bool tuple = fusion.shape().IsTuple();
+  if (tuple != plan.tuple_root ||
+      (tuple && static_cast<size_t>(fusion.shape().tuple_size()) != num_outputs))
     return OpError(fusion, "the fusion's shape does not match its computation's root");
-  uint8_t* out_data = out.data();
-  const int64_t root_row_bytes = plan.RowBytes(plan.root);
+  std::vector<Literal> outs;
+  std::vector<uint8_t*> out_data;
+  for (size_t o = 0; o < num_outputs; ++o) {
+    const Shape& shape = tuple ? fusion.shape().tuple_shape(static_cast<int64_t>(o)) : fusion.shape();
+    outs.push_back(RowMajorUninitialized(shape));
+    if (outs.back().physical_count() != s.rows * plan.row_elems[plan.outputs[o]])
+      return OpError(fusion, "the fusion's shape does not match its computation's root");
+    out_data.push_back(outs.back().data());
+  }
 
+  // Unique per call (across threads and plans): the scratch a thread fills
+  // for one call is refilled by the next.
+  static std::atomic<uint64_t> run_counter{0};
+  const uint64_t run_id = ++run_counter;
   ParallelFor(s.rows, plan.block_rows, [&](int64_t begin, int64_t end) {
     uint8_t* scratch = ThreadScratch(plan.scratch_bytes);
     absl::InlinedVector<const uint8_t*, 32> ptr(n, nullptr);
-    for (const Splat& sp : plan.splats) {
-      const Literal& v = *whole[sp.scalar];
-      FillAny(v.element_bytes(), scratch + sp.offset, v.data(), sp.elems * plan.block_rows);
+    // Splats are filled by the first block this thread runs in this run.
+    thread_local uint64_t filled_for_run = 0;
+    if (filled_for_run != run_id) {
+      filled_for_run = run_id;
+      for (const Splat& sp : plan.splats) {
+        const Literal& v = *whole[sp.scalar];
+        FillAny(v.element_bytes(), scratch + sp.offset, v.data(), sp.elems * plan.block_rows);
+      }
     }
     absl::InlinedVector<const void*, 4> ins;
     for (int64_t r0 = begin; r0 < end; r0 += plan.block_rows) {
@@ -368,7 +408,9 @@ absl::StatusOr<Literal> RunFusionPlan(const FusionPlan& plan, const Instruction&
       for (int p : plan.whole)
         if (s.read_by_rows[p]) ptr[p] = whole[p]->data() + r0 * plan.RowBytes(p);
       for (const Step& step : plan.steps) {
-        uint8_t* dst = step.out == plan.root ? out_data + r0 * root_row_bytes : scratch + plan.offset[step.out];
+        const int out_index = plan.output_index[step.out];
+        const int64_t row_bytes = plan.RowBytes(step.out);
+        uint8_t* dst = out_index >= 0 ? out_data[out_index] + r0 * row_bytes : scratch + plan.offset[step.out];
         switch (step.kind) {
           case StepKind::kElementwise:
             ins.clear();
@@ -382,6 +424,15 @@ absl::StatusOr<Literal> RunFusionPlan(const FusionPlan& plan, const Instruction&
             SpreadAny(plan.elem_bytes[step.out], step, dst, from, m);
             break;
           }
+          case StepKind::kSplat: {
+            const Splat& sp = plan.splats[step.splat_index];
+            if (out_index >= 0) {
+              std::memcpy(dst, scratch + sp.offset, m * row_bytes);
+            } else {
+              dst = scratch + sp.offset;
+            }
+            break;
+          }
           case StepKind::kReduce: {
             absl::InlinedVector<int64_t, 8> dims;
             dims.push_back(m);
@@ -391,8 +442,8 @@ absl::StatusOr<Literal> RunFusionPlan(const FusionPlan& plan, const Instruction&
             break;
           }
           case StepKind::kAlias:
-            if (step.out == plan.root) {
-              std::memcpy(dst, ptr[step.in[0]], m * root_row_bytes);
+            if (out_index >= 0) {
+              std::memcpy(dst, ptr[step.in[0]], m * row_bytes);
             } else {
               dst = const_cast<uint8_t*>(ptr[step.in[0]]);
             }
@@ -402,7 +453,10 @@ absl::StatusOr<Literal> RunFusionPlan(const FusionPlan& plan, const Instruction&
       }
     }
   });
-  return ToLayout(std::move(out), fusion.shape().layout());
+  if (!tuple) return ToLayout(std::move(outs[0]), fusion.shape().layout());
+  for (size_t o = 0; o < num_outputs; ++o)
+    outs[o] = ToLayout(std::move(outs[o]), fusion.shape().tuple_shape(static_cast<int64_t>(o)).layout());
+  return Literal::MakeTuple(std::move(outs));
 }
 
 FusionPlans::FusionPlans(const Module& module) {

@@ -92,6 +92,13 @@ bool IsRowOp(const Instruction& instr, absl::Span<const int64_t> outer, std::vec
 
 }  // namespace
 
+std::vector<const Instruction*> FusionOutputs(const Computation& fused) {
+  const Instruction* root = fused.root();
+  if (root == nullptr) return {};
+  if (root->opcode() == Opcode::kTuple) return {root->operands().begin(), root->operands().end()};
+  return {root};
+}
+
 bool IsPlainRowMajor(const Shape& shape) {
   if (!shape.IsArray() || !shape.IsStatic()) return false;
   if (!shape.has_layout()) return true;
@@ -102,15 +109,17 @@ bool IsPlainRowMajor(const Shape& shape) {
 
 namespace {
 
-// The split at k of the values `order` (operands first) computing `root`;
+// The split at k of the values `order` (operands first) computing `outputs`;
 // order[i] is given whole when sources[i] (parameters, constants, values
 // from outside a group).
 absl::StatusOr<RowSplit> SplitAt(std::vector<const Instruction*> order, const std::vector<bool>& sources,
-                                 const Instruction* root, int64_t k) {
-  if (root == nullptr || !root->shape().IsArray())
-    return absl::InvalidArgumentError("the root is not an array");
-  if (k < 1 || root->shape().rank() < k)
-    return absl::InvalidArgumentError(absl::StrCat("the root has fewer than ", k, " dimensions"));
+                                 absl::Span<const Instruction* const> outputs, int64_t k) {
+  if (outputs.empty()) return absl::InvalidArgumentError("no outputs");
+  const Instruction* root = outputs[0];
+  for (const Instruction* o : outputs)
+    if (o == nullptr || !o->shape().IsArray() || o->shape().rank() < k)
+      return absl::InvalidArgumentError(absl::StrCat("an output is not an array with ", k, " dimensions"));
+  if (k < 1) return absl::InvalidArgumentError("k < 1");
   RowSplit split;
   split.outer_dims = k;
   const std::vector<int64_t> outer(root->shape().dims().begin(), root->shape().dims().begin() + k);
@@ -123,7 +132,12 @@ absl::StatusOr<RowSplit> SplitAt(std::vector<const Instruction*> order, const st
   std::vector<uint8_t> needs(n, kNoNeed);
   split.role.assign(n, RowRole::kUnused);
   split.read_by_rows.assign(n, false);
-  needs[position[root]] = kNeedRows;
+  for (const Instruction* o : outputs) {
+    auto it = position.find(o);
+    if (it == position.end()) return absl::InvalidArgumentError("an output outside the computation");
+    needs[it->second] = kNeedRows;
+  }
+  split.outputs.assign(outputs.begin(), outputs.end());
   std::vector<uint8_t> operand_needs;
   // Users before operands: a value's needs are complete when it is reached.
   for (int i = n - 1; i >= 0; --i) {
@@ -168,11 +182,11 @@ absl::StatusOr<RowSplit> SplitIntoRowsAt(const Computation& fused, int64_t k) {
     order.push_back(i);
     sources.push_back(i->opcode() == Opcode::kParameter || i->opcode() == Opcode::kConstant);
   }
-  return SplitAt(std::move(order), sources, fused.root(), k);
+  return SplitAt(std::move(order), sources, FusionOutputs(fused), k);
 }
 
 absl::StatusOr<RowSplit> SplitGroupIntoRowsAt(absl::Span<const Instruction* const> members,
-                                              const Instruction* root, int64_t k) {
+                                              absl::Span<const Instruction* const> outputs, int64_t k) {
   absl::flat_hash_set<const Instruction*> in_group(members.begin(), members.end());
   std::vector<const Instruction*> order;
   std::vector<bool> sources;
@@ -187,7 +201,7 @@ absl::StatusOr<RowSplit> SplitGroupIntoRowsAt(absl::Span<const Instruction* cons
     order.push_back(m);
     sources.push_back(m->opcode() == Opcode::kParameter || m->opcode() == Opcode::kConstant);
   }
-  return SplitAt(std::move(order), sources, root, k);
+  return SplitAt(std::move(order), sources, outputs, k);
 }
 
 namespace {
@@ -195,12 +209,17 @@ namespace {
 // The best of the splits at k = rank .. 1 (fewest whole values under rows,
 // then the largest k).
 template <class SplitAtK>
-absl::StatusOr<RowSplit> BestSplit(const Instruction* root, SplitAtK&& split_at) {
-  if (root == nullptr || !root->shape().IsArray() || root->shape().rank() == 0)
-    return absl::InvalidArgumentError("the root is not an array of rank >= 1");
+absl::StatusOr<RowSplit> BestSplit(absl::Span<const Instruction* const> outputs, SplitAtK&& split_at) {
+  int64_t rank = -1;
+  for (const Instruction* o : outputs) {
+    if (o == nullptr || !o->shape().IsArray() || o->shape().rank() == 0)
+      return absl::InvalidArgumentError("an output is not an array of rank >= 1");
+    rank = rank < 0 ? o->shape().rank() : std::min(rank, o->shape().rank());
+  }
+  if (rank < 0) return absl::InvalidArgumentError("no outputs");
   std::optional<RowSplit> best;
   absl::Status first_error;
-  for (int64_t k = root->shape().rank(); k >= 1; --k) {
+  for (int64_t k = rank; k >= 1; --k) {
     absl::StatusOr<RowSplit> s = split_at(k);
     if (!s.ok()) {
       if (first_error.ok()) first_error = s.status();
@@ -215,12 +234,13 @@ absl::StatusOr<RowSplit> BestSplit(const Instruction* root, SplitAtK&& split_at)
 }  // namespace
 
 absl::StatusOr<RowSplit> SplitIntoRows(const Computation& fused) {
-  return BestSplit(fused.root(), [&](int64_t k) { return SplitIntoRowsAt(fused, k); });
+  const std::vector<const Instruction*> outputs = FusionOutputs(fused);
+  return BestSplit(outputs, [&](int64_t k) { return SplitIntoRowsAt(fused, k); });
 }
 
 absl::StatusOr<RowSplit> SplitGroupIntoRows(absl::Span<const Instruction* const> members,
-                                            const Instruction* root) {
-  return BestSplit(root, [&](int64_t k) { return SplitGroupIntoRowsAt(members, root, k); });
+                                            absl::Span<const Instruction* const> outputs) {
+  return BestSplit(outputs, [&](int64_t k) { return SplitGroupIntoRowsAt(members, outputs, k); });
 }
 
 }  // namespace hlo::cpu

@@ -40,7 +40,8 @@ enum class RowRole : uint8_t {
 struct RowSplit {
   int64_t outer_dims = 0;  // k >= 1
   int64_t rows = 0;        // product of the root's first k dimensions
-  std::vector<const Instruction*> order;  // post order of the computation
+  std::vector<const Instruction*> outputs;  // the root, or a tuple root's operands
+  std::vector<const Instruction*> order;    // post order of the computation
   std::vector<RowRole> role;              // per position in `order`
   // Whole values read by rows (their first k dims are the outer ones).
   std::vector<bool> read_by_rows;
@@ -48,6 +49,11 @@ struct RowSplit {
   // although a user reads them by rows (e.g. a dot under its epilogue).
   std::vector<const Instruction*> whole_under_rows;
 };
+
+// The values a fused computation returns: its root, or the operands of a
+// tuple root (multi-output fusion; every output is split at the same outer
+// dimensions).
+std::vector<const Instruction*> FusionOutputs(const Computation& fused);
 
 // Whether `shape` is an array in the default row-major layout without tiles
 // or other layout extras (the only arrangement the row kernels handle).
@@ -66,10 +72,11 @@ absl::StatusOr<RowSplit> SplitIntoRows(const Computation& fused);
 // The same for a group of instructions of one computation before it is
 // fused: `members` in operands-first order, `root` among them; operands
 // outside the group are given whole, like the fused computation's
-// parameters (they come first in RowSplit::order).
+// parameters (they come first in RowSplit::order); `outputs` are the
+// members the fusion returns.
 absl::StatusOr<RowSplit> SplitGroupIntoRowsAt(absl::Span<const Instruction* const> members,
-                                              const Instruction* root, int64_t k);
+                                              absl::Span<const Instruction* const> outputs, int64_t k);
 absl::StatusOr<RowSplit> SplitGroupIntoRows(absl::Span<const Instruction* const> members,
-                                            const Instruction* root);
+                                            absl::Span<const Instruction* const> outputs);
 
 }  // namespace hlo::cpu

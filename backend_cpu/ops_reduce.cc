@@ -260,8 +260,10 @@ struct RunReducer {
   using Op = Scalar<T, kOp>;
 
   // Reduction of n >= 1 contiguous elements without init: kLanes
-  // interleaved accumulators combined in lane order, then the tail.
-  static C Lanes(const S* x, int64_t n) {
+  // interleaved accumulators combined in lane order, then the tail. Cloned
+  // per ISA (AVX2 / AVX-512 vectors hold the 16 lanes): the lanes are
+  // independent, so every clone gives the same bits.
+  HLO_EW_CLONES static C Lanes(const S* x, int64_t n) {
     if (n < kLanes) {
       C a = T::Load(x[0]);
       for (int64_t i = 1; i < n; ++i) a = Op::Apply(a, T::Load(x[i]));

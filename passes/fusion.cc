@@ -62,6 +62,9 @@ bool IsCheap(const Instruction& i) {
 
 struct Group {
   const Instruction* root = nullptr;
+  // What the fusion returns: the root, then members that users outside the
+  // group also read (a multi-output fusion returns a tuple of them).
+  std::vector<const Instruction*> outputs;
   absl::flat_hash_set<const Instruction*> members;
   bool has_dot = false;
 };
@@ -111,7 +114,7 @@ class FusionPass : public Pass {
       for (const Instruction* o : m->operands())
         if (!g.members.contains(o)) operands.insert(o);
     if (operands.size() > kMaxOperands) return false;
-    absl::StatusOr<cpu::RowSplit> split = cpu::SplitGroupIntoRows(members, g.root);
+    absl::StatusOr<cpu::RowSplit> split = cpu::SplitGroupIntoRows(members, g.outputs);
     if (!split.ok()) return false;
     for (const Instruction* w : split->whole_under_rows)
       if (!IsDotLike(*w)) return false;
@@ -130,6 +133,7 @@ class FusionPass : public Pass {
       if (taken.contains(root) || !IsFusibleOp(*root) || IsCheap(*root)) continue;
       Group g;
       g.root = root;
+      g.outputs.push_back(root);
       g.members.insert(root);
       if (!Legal(g, pos)) continue;
       for (bool grew = true; grew;) {
@@ -148,13 +152,26 @@ class FusionPass : public Pass {
           if (!IsFusibleOp(*p) && !dot) continue;
           if (dot && (g.has_dot || !p->control_predecessors().empty() || !p->control_successors().empty()))
             continue;
-          if (p == comp->root() && !IsCheap(*p)) continue;
-          if (!IsCheap(*p) && !std::all_of(p->users().begin(), p->users().end(),
-                                           [&](const Instruction* u) { return g.members.contains(u); }))
-            continue;
+          const bool cheap = IsCheap(*p);
+          // A member read outside the group becomes an extra output when
+          // none of those readers can feed the group (they all come after
+          // its root in post order: no cycle through the fusion).
+          bool outside = false, feeds_back = false;
+          if (!cheap) {
+            for (const Instruction* u : p->users())
+              if (!g.members.contains(u)) {
+                outside = true;
+                feeds_back |= pos.at(u) <= pos.at(root);
+              }
+            outside |= p == comp->root();
+          }
+          if (outside && (dot || feeds_back)) continue;
+          const bool extra_output = outside;
           g.members.insert(p);
+          if (extra_output) g.outputs.push_back(p);
           if (!Legal(g, pos)) {
             g.members.erase(p);
+            if (extra_output) g.outputs.pop_back();
             continue;
           }
           g.has_dot |= dot;
@@ -208,15 +225,32 @@ class FusionPass : public Pass {
       map[m] = passes::CopyInstruction(*m, fused.get(), fused_names, ops);
       has_reduce |= m->opcode() == Opcode::kReduce;
     }
-    fused->set_root(map.at(g.root));
+    const bool tuple = g.outputs.size() > 1;
+    if (tuple) {
+      std::vector<Instruction*> elems;
+      std::vector<Shape> shapes;
+      for (const Instruction* o : g.outputs) {
+        elems.push_back(map.at(o));
+        shapes.push_back(o->shape());
+      }
+      fused->set_root(passes::AddInst(fused.get(), fused_names, Opcode::kTuple, Shape::Tuple(shapes), elems,
+                                      "tuple"));
+    } else {
+      fused->set_root(map.at(g.root));
+    }
     Computation* callee = module.AddComputation(std::move(fused));
     const char* kind = g.has_dot ? "kOutput" : has_reduce ? "kInput" : "kLoop";
-    Instruction* root = const_cast<Instruction*>(g.root);
-    Instruction* fusion = passes::AddInst(
-        comp, names, Opcode::kFusion, root->shape(), operands, g.has_dot ? "fusion" : "fusion",
-        {{"kind", std::string(kind)}, {"calls", callee}});
-    if (absl::Status st = root->ReplaceAllUsesWith(fusion); !st.ok()) return st;
-    passes::RemoveIfDead(root);
+    Instruction* fusion = passes::AddInst(comp, names, Opcode::kFusion, callee->root()->shape(), operands,
+                                          "fusion", {{"kind", std::string(kind)}, {"calls", callee}});
+    for (size_t i = 0; i < g.outputs.size(); ++i) {
+      Instruction* out = const_cast<Instruction*>(g.outputs[i]);
+      Instruction* value = tuple ? passes::AddGte(comp, names, fusion, static_cast<int64_t>(i)) : fusion;
+      if (absl::Status st = out->ReplaceAllUsesWith(value); !st.ok()) return st;
+    }
+    // The originals are dead now (their readers read the fusion).
+    for (auto it = members.rbegin(); it != members.rend(); ++it)
+      if ((*it)->user_count() == 0 && *it != comp->root())
+        if (absl::Status st = comp->RemoveInstruction(*it); !st.ok()) return st;
     return absl::OkStatus();
   }
 };
