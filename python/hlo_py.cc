@@ -7,71 +7,29 @@
 
 #include <fstream>
 #include <memory>
-#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "analysis/cost_analysis.h"
 #include "backend_cpu/executor.h"
+#include "backend_cpu/machine_rates.h"
+#include "backend_cpu/profile.h"
 #include "backend_cpu/thread_pool.h"
 #include "ir/printer.h"
 #include "ir/verifier.h"
 #include "parser/parser.h"
 #include "passes/pipeline.h"
 #include "passes/registry.h"
+#include "python/builder_py.h"
 #include "python/numpy_convert.h"
+#include "python/py_common.h"
 
 namespace py = pybind11;
 
 namespace hlo::python {
 namespace {
-
-// hlo.HloError, a ValueError subclass (created in the module init).
-PyObject* g_hlo_error = nullptr;
-
-// Raises hlo.HloError for `status`. Its attributes: `file`, `line`,
-// `col` (of the first `file:line:col: error: message` diagnostic, None/0
-// when the status has none), `message` (that diagnostic's message, else the
-// whole status message) and `diagnostics` (the full text).
-[[noreturn]] void RaiseHloError(const absl::Status& status) {
-  const std::string text(status.message());
-  py::object file = py::none();
-  int line = 0, col = 0;
-  std::string message = text;
-  static const std::regex kDiag(R"(^(.*?):(\d+):(\d+): error: (.*)$)");
-  std::smatch m;
-  const std::string first = text.substr(0, text.find('\n'));
-  if (std::regex_match(first, m, kDiag)) {
-    file = py::str(m[1].str());
-    line = std::stoi(m[2].str());
-    col = std::stoi(m[3].str());
-    message = m[4].str();
-  }
-  py::object err = py::reinterpret_borrow<py::object>(g_hlo_error)(text);
-  err.attr("file") = file;
-  err.attr("line") = line;
-  err.attr("col") = col;
-  err.attr("message") = message;
-  err.attr("diagnostics") = text;
-  PyErr_SetObject(g_hlo_error, err.ptr());
-  throw py::error_already_set();
-}
-
-template <typename T>
-T ValueOrRaise(absl::StatusOr<T> v) {
-  if (!v.ok()) RaiseHloError(v.status());
-  return *std::move(v);
-}
-
-void OkOrRaise(const absl::Status& st) {
-  if (!st.ok()) RaiseHloError(st);
-}
-
-// A parsed or built module, shared with whatever holds it.
-struct PyModule {
-  std::shared_ptr<Module> module;
-};
 
 PyModule Parse(const std::string& text, const std::string& filename, bool verify) {
   ParseOptions opts;
@@ -121,8 +79,25 @@ bool RunPasses(PyModule& m, const py::object& passes, bool verify_each) {
 // Runs the entry computation on NumPy-convertible arguments. One result
 // (a tuple result is a Python tuple of arrays); with replicas > 1, a list
 // with one result per device.
+// The rates of the profile's bounds: (bytes/s, flops/s) given, else the
+// measured and cached ones (backend_cpu/machine_rates.h), as hlo-run.
+cpu::MachineRates ProfileRates(const py::object& machine_rates) {
+  if (machine_rates.is_none()) {
+    py::gil_scoped_release release;
+    return cpu::GetMachineRates();
+  }
+  auto pair = machine_rates.cast<std::pair<double, double>>();
+  if (!(pair.first > 0) || !(pair.second > 0))
+    throw py::value_error("machine_rates must be (bytes_per_second, flops_per_second), both > 0");
+  cpu::MachineRates rates;
+  rates.bytes_per_second = pair.first;
+  rates.flops_per_second = pair.second;
+  rates.source = "given";
+  return rates;
+}
+
 py::object Run(const PyModule& m, const py::args& args, std::optional<int> threads, int64_t replicas,
-               uint64_t seed) {
+               uint64_t seed, bool profile, const py::object& machine_rates) {
   const Computation* entry = m.module->entry();
   if (entry == nullptr) throw py::value_error("the module has no entry computation");
   if (static_cast<int64_t>(args.size()) != entry->num_parameters())
@@ -143,16 +118,30 @@ py::object Run(const PyModule& m, const py::args& args, std::optional<int> threa
   cpu::RunOptions opts;
   opts.replica_count = replicas;
   opts.rng_seed = seed;
+  std::unique_ptr<cpu::Profiler> profiler;
+  if (profile) {
+    profiler = std::make_unique<cpu::Profiler>(ProfileRates(machine_rates));
+    opts.profiler = profiler.get();
+  } else if (!machine_rates.is_none()) {
+    throw py::value_error("machine_rates is only used with profile=True");
+  }
   absl::StatusOr<cpu::RunResult> r;
   {
     py::gil_scoped_release release;
     r = cpu::RunModule(*m.module, lits, opts);
   }
   if (!r.ok()) RaiseHloError(r.status());
-  if (r->results.size() == 1) return LiteralToPython(r->results[0]);
-  py::list out;
-  for (const Literal& l : r->results) out.append(LiteralToPython(l));
-  return std::move(out);
+  py::object result;
+  if (r->results.size() == 1) {
+    result = LiteralToPython(r->results[0]);
+  } else {
+    py::list out;
+    for (const Literal& l : r->results) out.append(LiteralToPython(l));
+    result = std::move(out);
+  }
+  // The profile as hlo-run --profile-json writes it (docs/hlo-run.md).
+  if (profiler != nullptr) return py::make_tuple(result, JsonToPython(cpu::ProfileJson(*profiler)));
+  return result;
 }
 
 }  // namespace
@@ -161,12 +150,7 @@ py::object Run(const PyModule& m, const py::args& args, std::optional<int> threa
 PYBIND11_MODULE(hlo, mod) {
   using namespace hlo::python;
   mod.doc() = "HLO toolchain: parse, print, verify, run passes and execute HLO modules on the CPU.";
-  g_hlo_error = PyErr_NewExceptionWithDoc(
-      "hlo.HloError",
-      "An error of the toolchain (parse, verify, pass, run). Attributes: file, line, col (of the first "
-      "diagnostic; None/0 when unknown), message, diagnostics (the full text).",
-      PyExc_ValueError, nullptr);
-  mod.attr("HloError") = py::reinterpret_borrow<py::object>(g_hlo_error);
+  RegisterHloError(mod);
 
   py::class_<PyModule>(mod, "Module")
       .def_property_readonly("name", [](const PyModule& m) { return m.module->name(); })
@@ -211,7 +195,15 @@ PYBIND11_MODULE(hlo, mod) {
           "Runs registered passes by name (a list) or \"O\" (hlo-opt -O) on the module in place; returns "
           "whether it changed.");
   mod.def("run", &Run, py::arg("module"), py::arg("threads") = py::none(), py::arg("replicas") = 1,
-          py::arg("seed") = 0,
-          "run(module, *arrays, threads=None, replicas=1, seed=0): executes the entry computation on the CPU. "
-          "Returns a NumPy array (a tuple of them for a tuple result; a list per device when replicas > 1).");
+          py::arg("seed") = 0, py::arg("profile") = false, py::arg("machine_rates") = py::none(),
+          "run(module, *arrays, threads=None, replicas=1, seed=0, profile=False, machine_rates=None): executes "
+          "the entry computation on the CPU. Returns a NumPy array (a tuple of them for a tuple result; a list "
+          "per device when replicas > 1); with profile=True, (result, profile) where profile is the dict of "
+          "hlo-run --profile-json. machine_rates=(bytes/s, flops/s) gives the profile's rates instead of "
+          "measuring them.");
+  mod.def("cost", [](const PyModule& m) { return JsonToPython(hlo::CostToJson(hlo::AnalyzeCost(*m.module))); },
+          py::arg("module"),
+          "The cost analysis of hlo-opt --cost-json as a dict: module, total, computations (each with its "
+          "instructions' flops, transcendentals, bytes_accessed, trip counts of while loops).");
+  hlo::python::RegisterBuilder(mod);
 }

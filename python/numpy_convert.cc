@@ -66,9 +66,10 @@ Literal ArrayToLiteral(const py::handle& value, const Shape& shape, const std::s
   if (!np.attr("can_cast")(in.attr("dtype"), target, "same_kind").cast<bool>() &&
       !(t == PrimitiveType::PRED && in.attr("dtype").attr("kind").cast<std::string>() == "b"))
     throw py::type_error(absl::StrCat(what, ": cannot convert ", py::str(in.attr("dtype")).cast<std::string>(),
-                                      " to ", PrimitiveTypeName(t), " (the parameter's type)"));
+                                      " to ", PrimitiveTypeName(t)));
   // Row-major, of the target type: a no-op (no copy) when it already is.
-  py::array arr = np.attr("ascontiguousarray")(in, target);
+  // (np.ascontiguousarray would make a 0-d array 1-d.)
+  py::array arr = np.attr("array")(in, target, py::arg("copy") = false, py::arg("order") = "C");
   std::vector<int64_t> got(arr.shape(), arr.shape() + arr.ndim());
   if (absl::Span<const int64_t>(got) != absl::Span<const int64_t>(shape.dims()))
     throw py::value_error(absl::StrCat(what, ": shape (", absl::StrJoin(got, ", "), ") does not match the parameter ",
@@ -84,6 +85,46 @@ Literal ArrayToLiteral(const py::handle& value, const Shape& shape, const std::s
   }
   // The parameter may have another layout; the executor relays arguments.
   return lit;
+}
+
+PrimitiveType ElementTypeOf(const py::handle& dtype_like) {
+  if (py::isinstance<py::str>(dtype_like)) {
+    if (std::optional<PrimitiveType> t = PrimitiveTypeFromName(dtype_like.cast<std::string>())) return *t;
+  }
+  py::object np = Numpy();
+  py::object dt;
+  try {
+    dt = np.attr("dtype")(dtype_like);
+  } catch (py::error_already_set&) {
+    throw py::type_error(absl::StrCat("not an element type: ", py::repr(dtype_like).cast<std::string>()));
+  }
+  const std::string name = dt.attr("name").cast<std::string>();
+  if (name == "bfloat16") return PrimitiveType::BF16;
+  for (PrimitiveType t : {PrimitiveType::PRED, PrimitiveType::S8, PrimitiveType::S16, PrimitiveType::S32,
+                          PrimitiveType::S64, PrimitiveType::U8, PrimitiveType::U16, PrimitiveType::U32,
+                          PrimitiveType::U64, PrimitiveType::F16, PrimitiveType::F32, PrimitiveType::F64,
+                          PrimitiveType::C64, PrimitiveType::C128})
+    if (name == NumpyName(t)) return t;
+  throw py::type_error(absl::StrCat("NumPy dtype ", name, " has no HLO element type"));
+}
+
+Literal ValueToLiteral(const py::handle& value, std::optional<PrimitiveType> type, const std::string& what) {
+  // A Python int joins any integer type that holds its value (x + 1 with
+  // x: u8), as NumPy's scalars do.
+  if (type.has_value() && py::isinstance<py::int_>(value) && !py::isinstance<py::bool_>(value) &&
+      (IsSignedInt(*type) || IsUnsignedInt(*type)) && NumpyName(*type)[0] != '\0') {
+    py::object np = Numpy();
+    py::object info = np.attr("iinfo")(np.attr("dtype")(NumpyName(*type)));
+    if (value < info.attr("min") || value > info.attr("max"))
+      throw py::type_error(absl::StrCat(what, ": ", py::repr(value).cast<std::string>(), " does not fit in ",
+                                        PrimitiveTypeName(*type)));
+    return ArrayToLiteral(np.attr("array")(value, NumpyName(*type)), Shape::Scalar(*type), what);
+  }
+  py::array arr = py::array::ensure(value);
+  if (!arr) throw py::type_error(absl::StrCat(what, " is not convertible to a NumPy array"));
+  const PrimitiveType t = type.has_value() ? *type : ElementTypeOf(arr.attr("dtype"));
+  std::vector<int64_t> dims(arr.shape(), arr.shape() + arr.ndim());
+  return ArrayToLiteral(arr, Shape::Array(t, dims), what);
 }
 
 py::object LiteralToPython(const Literal& literal) {

@@ -9,6 +9,9 @@
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
+#include <optional>
+#include <string>
+
 #include "ir/literal.h"
 
 namespace hlo::python {
@@ -16,6 +19,16 @@ namespace hlo::python {
 // The literal of `shape` (an array shape) holding `array`'s values.
 // Throws TypeError / ValueError naming `what` (e.g. "argument 0").
 Literal ArrayToLiteral(const pybind11::handle& array, const Shape& shape, const std::string& what);
+
+// The element type of a dtype-like: an HLO type name ("f32", "bf16"), a
+// NumPy dtype or anything numpy.dtype() accepts (np.float32, "int64");
+// ml_dtypes.bfloat16 is bf16. Throws TypeError when there is none.
+PrimitiveType ElementTypeOf(const pybind11::handle& dtype_like);
+
+// A literal holding `value` (a Python scalar, a NumPy array or anything
+// numpy.asarray accepts) with its own shape, of `type` (same_kind casting,
+// as ArrayToLiteral) or, without one, of the array's own dtype.
+Literal ValueToLiteral(const pybind11::handle& value, std::optional<PrimitiveType> type, const std::string& what);
 
 // A NumPy array of an array literal, or a tuple of them for a tuple literal.
 pybind11::object LiteralToPython(const Literal& literal);

@@ -1,0 +1,430 @@
+// hlo.ops: the builder calls of the operation-semantics document as Python
+// functions (snake_case of the document's names), each a thin wrapper over
+// its client/ops.h function. Non-op operands (Python scalars, NumPy arrays)
+// become constants of the element type of the call's first op.
+#include <pybind11/stl.h>
+
+#include "absl/strings/str_cat.h"
+#include "python/builder_py_internal.h"
+#include "python/numpy_convert.h"
+#include "python/py_common.h"
+
+namespace py = pybind11;
+
+namespace hlo::python {
+
+using client::XlaOp;
+
+namespace {
+
+using BinFn = XlaOp (*)(XlaOp, XlaOp, absl::Span<const int64_t>);
+using UnFn = XlaOp (*)(XlaOp);
+using Pairs = std::vector<std::pair<int64_t, int64_t>>;
+
+const PyOp& AsOp(const char* call, const py::handle& v) {
+  if (!py::isinstance<PyOp>(v)) throw py::type_error(absl::StrCat(call, ": expected an hlo.Op"));
+  return v.cast<const PyOp&>();
+}
+
+// Operands given as one op or a sequence of them.
+std::vector<PyOp> OpList(const char* call, const py::handle& v) {
+  std::vector<PyOp> out;
+  if (py::isinstance<PyOp>(v)) {
+    out.push_back(v.cast<const PyOp&>());
+    return out;
+  }
+  for (const py::handle& e : v) out.push_back(AsOp(call, e));
+  if (out.empty()) throw py::value_error(absl::StrCat(call, ": needs at least one operand"));
+  return out;
+}
+
+std::vector<XlaOp> Raw(const std::vector<PyOp>& ops) {
+  std::vector<XlaOp> out;
+  for (const PyOp& o : ops) out.push_back(o.op);
+  return out;
+}
+
+Shape ScalarOf(const PyOp& x) { return Shape::Scalar(x.shape().element_type()); }
+
+// (low, high) padding per spatial dimension: "SAME"/"VALID" over the
+// (dilated) window, or explicit pairs.
+Pairs SpatialPadding(const py::object& padding, const std::vector<int64_t>& in, const std::vector<int64_t>& window,
+                     const std::vector<int64_t>& strides, const std::vector<int64_t>& window_dilation) {
+  if (!py::isinstance<py::str>(padding)) return padding.cast<Pairs>();
+  std::vector<int64_t> effective = window;
+  for (size_t i = 0; i < effective.size() && i < window_dilation.size(); ++i)
+    effective[i] = (window[i] - 1) * window_dilation[i] + 1;
+  if (in.size() != effective.size() || (!strides.empty() && strides.size() != in.size()))
+    throw py::value_error("padding: the window, strides and input must have the same number of dimensions");
+  std::vector<int64_t> s = strides.empty() ? std::vector<int64_t>(in.size(), 1) : strides;
+  return client::MakePadding(in, effective, s, PaddingArg(padding.cast<std::string>()));
+}
+
+// The default sort comparator: the first operand's lhs < rhs.
+client::XlaComputation LessThan(const BuilderRef& b, const std::vector<PyOp>& operands) {
+  auto sub = std::make_shared<PyBuilder>();
+  sub->b = b->b->CreateSubBuilder("less_than");
+  sub->parent = b;
+  std::vector<XlaOp> params;
+  for (size_t i = 0; i < operands.size(); ++i)
+    for (int side = 0; side < 2; ++side)
+      params.push_back(client::Parameter(sub->b.get(), static_cast<int64_t>(params.size()), ScalarOf(operands[i]),
+                                         absl::StrCat(side ? "rhs" : "lhs", i)));
+  Wrap(sub, client::Lt(params[0], params[1]));
+  return ValueOrRaise(sub->b->Build());
+}
+
+void RegisterElementwise(py::module_& m) {
+  const std::pair<const char*, BinFn> binaries[] = {
+      {"add", client::Add},       {"sub", client::Sub},
+      {"mul", client::Mul},       {"div", client::Div},
+      {"rem", client::Rem},       {"max", client::Max},
+      {"min", client::Min},       {"pow", client::Pow},
+      {"atan2", client::Atan2},   {"complex", client::Complex},
+      {"and_", client::And},      {"or_", client::Or},
+      {"xor", client::Xor},       {"shift_left", client::ShiftLeft},
+      {"shift_right_arithmetic", client::ShiftRightArithmetic},
+      {"shift_right_logical", client::ShiftRightLogical},
+      {"eq", client::Eq},         {"ne", client::Ne},
+      {"ge", client::Ge},         {"gt", client::Gt},
+      {"le", client::Le},         {"lt", client::Lt},
+  };
+  for (const auto& [name, fn] : binaries) {
+    m.def(
+        name,
+        [name = name, fn = fn](py::object lhs, py::object rhs, std::vector<int64_t> broadcast_dimensions) {
+          const PyOp& like = FirstOp(name, {lhs, rhs});
+          XlaOp l = ToOp(lhs, like), r = ToOp(rhs, like);
+          return Wrap(like.builder, fn(l, r, broadcast_dimensions));
+        },
+        py::arg("lhs"), py::arg("rhs"), py::arg("broadcast_dimensions") = std::vector<int64_t>{},
+        "Element-wise, with the seeds' broadcasting (broadcast_dimensions for a lower-rank operand).");
+  }
+  const std::pair<const char*, UnFn> unaries[] = {
+      {"abs", client::Abs},       {"neg", client::Neg},
+      {"not_", client::Not},      {"sign", client::Sign},
+      {"ceil", client::Ceil},     {"floor", client::Floor},
+      {"round", client::Round},   {"round_nearest_even", client::RoundNearestEven},
+      {"exp", client::Exp},       {"expm1", client::Expm1},
+      {"log", client::Log},       {"log1p", client::Log1p},
+      {"logistic", client::Logistic}, {"sqrt", client::Sqrt},
+      {"rsqrt", client::Rsqrt},   {"cbrt", client::Cbrt},
+      {"tanh", client::Tanh},     {"sin", client::Sin},
+      {"cos", client::Cos},       {"tan", client::Tan},
+      {"erf", client::Erf},       {"is_finite", client::IsFinite},
+      {"real", client::Real},     {"imag", client::Imag},
+      {"clz", client::Clz},       {"population_count", client::PopulationCount},
+      {"square", client::Square}, {"reciprocal", client::Reciprocal},
+  };
+  for (const auto& [name, fn] : unaries) {
+    m.def(
+        name,
+        [name = name, fn = fn](py::object x) {
+          const PyOp& op = AsOp(name, x);
+          return Wrap(op.builder, fn(op.op));
+        },
+        py::arg("x"));
+  }
+  m.def(
+      "select",
+      [](py::object pred, py::object on_true, py::object on_false) {
+        const PyOp& like = FirstOp("select", {on_true, on_false});
+        XlaOp p = ConstantOf(like.builder, pred, PrimitiveType::PRED);
+        XlaOp t = ToOp(on_true, like), f = ToOp(on_false, like);
+        return Wrap(like.builder, client::Select(p, t, f));
+      },
+      py::arg("pred"), py::arg("on_true"), py::arg("on_false"));
+  m.def(
+      "clamp",
+      [](py::object min, py::object x, py::object max) {
+        const PyOp& like = FirstOp("clamp", {x, min, max});
+        XlaOp lo = ToOp(min, like), v = ToOp(x, like), hi = ToOp(max, like);
+        return Wrap(like.builder, client::Clamp(lo, v, hi));
+      },
+      py::arg("min"), py::arg("x"), py::arg("max"));
+  m.def(
+      "convert",
+      [](const PyOp& x, py::object dtype) {
+        return Wrap(x.builder, client::ConvertElementType(x.op, ElementTypeOf(dtype)));
+      },
+      py::arg("x"), py::arg("dtype"));
+  m.def(
+      "bitcast_convert",
+      [](const PyOp& x, py::object dtype) {
+        return Wrap(x.builder, client::BitcastConvertType(x.op, ElementTypeOf(dtype)));
+      },
+      py::arg("x"), py::arg("dtype"));
+  m.def(
+      "reduce_precision",
+      [](const PyOp& x, int64_t exponent_bits, int64_t mantissa_bits) {
+        return Wrap(x.builder, client::ReducePrecision(x.op, exponent_bits, mantissa_bits));
+      },
+      py::arg("x"), py::arg("exponent_bits"), py::arg("mantissa_bits"));
+}
+
+void RegisterShapeOps(py::module_& m) {
+  m.def(
+      "broadcast",
+      [](const PyOp& x, std::vector<int64_t> sizes) { return Wrap(x.builder, client::Broadcast(x.op, sizes)); },
+      py::arg("x"), py::arg("sizes"), "New leading dimensions of `sizes`.");
+  m.def(
+      "broadcast_in_dim",
+      [](const PyOp& x, std::vector<int64_t> shape, std::vector<int64_t> broadcast_dimensions) {
+        return Wrap(x.builder, client::BroadcastInDim(x.op, shape, broadcast_dimensions));
+      },
+      py::arg("x"), py::arg("shape"), py::arg("broadcast_dimensions"));
+  m.def(
+      "reshape",
+      [](const PyOp& x, std::vector<int64_t> sizes) { return Wrap(x.builder, client::Reshape(x.op, sizes)); },
+      py::arg("x"), py::arg("sizes"));
+  m.def(
+      "collapse",
+      [](const PyOp& x, std::vector<int64_t> dims) { return Wrap(x.builder, client::Collapse(x.op, dims)); },
+      py::arg("x"), py::arg("dimensions"));
+  m.def(
+      "transpose",
+      [](const PyOp& x, std::vector<int64_t> perm) { return Wrap(x.builder, client::Transpose(x.op, perm)); },
+      py::arg("x"), py::arg("permutation"));
+  m.def(
+      "rev", [](const PyOp& x, std::vector<int64_t> dims) { return Wrap(x.builder, client::Rev(x.op, dims)); },
+      py::arg("x"), py::arg("dimensions"));
+  m.def(
+      "slice",
+      [](const PyOp& x, std::vector<int64_t> start, std::vector<int64_t> limit, std::vector<int64_t> strides) {
+        if (strides.empty()) strides.assign(start.size(), 1);
+        return Wrap(x.builder, client::Slice(x.op, start, limit, strides));
+      },
+      py::arg("x"), py::arg("start_indices"), py::arg("limit_indices"),
+      py::arg("strides") = std::vector<int64_t>{});
+  m.def(
+      "slice_in_dim",
+      [](const PyOp& x, int64_t start, int64_t limit, int64_t stride, int64_t dimno) {
+        return Wrap(x.builder, client::SliceInDim(x.op, start, limit, stride, dimno));
+      },
+      py::arg("x"), py::arg("start_index"), py::arg("limit_index"), py::arg("stride") = 1, py::arg("dimno") = 0);
+  m.def(
+      "dynamic_slice",
+      [](const PyOp& x, std::vector<py::object> starts, std::vector<int64_t> sizes) {
+        std::vector<XlaOp> s;
+        for (const py::object& v : starts) s.push_back(ConstantOf(x.builder, v, PrimitiveType::S32));
+        return Wrap(x.builder, client::DynamicSlice(x.op, s, sizes));
+      },
+      py::arg("x"), py::arg("start_indices"), py::arg("slice_sizes"),
+      "start_indices: scalar ops or ints (s32 constants).");
+  m.def(
+      "dynamic_update_slice",
+      [](const PyOp& x, py::object update, std::vector<py::object> starts) {
+        std::vector<XlaOp> s;
+        for (const py::object& v : starts) s.push_back(ConstantOf(x.builder, v, PrimitiveType::S32));
+        return Wrap(x.builder, client::DynamicUpdateSlice(x.op, ToOp(update, x), s));
+      },
+      py::arg("x"), py::arg("update"), py::arg("start_indices"));
+  m.def(
+      "concat",
+      [](py::object operands, int64_t dimension) {
+        std::vector<PyOp> ops = OpList("concat", operands);
+        return Wrap(ops[0].builder, client::ConcatInDim(ops[0].builder->b.get(), Raw(ops), dimension));
+      },
+      py::arg("operands"), py::arg("dimension"));
+  m.def(
+      "pad",
+      [](const PyOp& x, py::object value, std::vector<std::vector<int64_t>> config) {
+        PaddingConfig pc;
+        for (const std::vector<int64_t>& d : config) {
+          if (d.size() != 2 && d.size() != 3)
+            throw py::value_error("pad: each dimension is (low, high) or (low, high, interior)");
+          pc.push_back(PaddingDimension{d[0], d[1], d.size() == 3 ? d[2] : 0});
+        }
+        return Wrap(x.builder, client::Pad(x.op, ToOp(value, x), pc));
+      },
+      py::arg("x"), py::arg("padding_value"), py::arg("padding_config"));
+  m.def(
+      "tuple",
+      [](py::object elements) {
+        std::vector<PyOp> ops = OpList("tuple", elements);
+        return Wrap(ops[0].builder, client::Tuple(ops[0].builder->b.get(), Raw(ops)));
+      },
+      py::arg("elements"));
+  m.def(
+      "get_tuple_element",
+      [](const PyOp& t, int64_t index) { return Wrap(t.builder, client::GetTupleElement(t.op, index)); },
+      py::arg("tuple"), py::arg("index"));
+}
+
+void RegisterComputeOps(py::module_& m) {
+  m.def(
+      "dot", [](const PyOp& a, py::object b) { return Wrap(a.builder, client::Dot(a.op, ToOp(b, a))); },
+      py::arg("lhs"), py::arg("rhs"), "Contracts lhs's last dimension with rhs's first (ranks 1 and 2).");
+  m.def(
+      "dot_general",
+      [](const PyOp& a, py::object b, std::vector<int64_t> lc, std::vector<int64_t> rc, std::vector<int64_t> lb,
+         std::vector<int64_t> rb) {
+        client::DotDimensionNumbers dn{lc, rc, lb, rb};
+        return Wrap(a.builder, client::DotGeneral(a.op, ToOp(b, a), dn));
+      },
+      py::arg("lhs"), py::arg("rhs"), py::arg("lhs_contracting_dimensions"), py::arg("rhs_contracting_dimensions"),
+      py::arg("lhs_batch_dimensions") = std::vector<int64_t>{},
+      py::arg("rhs_batch_dimensions") = std::vector<int64_t>{});
+  m.def(
+      "conv",
+      [](const PyOp& lhs, const PyOp& rhs, std::vector<int64_t> strides, py::object padding,
+         std::vector<int64_t> lhs_dilation, std::vector<int64_t> rhs_dilation, int64_t feature_group_count,
+         int64_t batch_group_count) {
+        // The default numbering: [batch, feature, spatial...] for the input
+        // and output, [out feature, in feature, spatial...] for the kernel.
+        const std::vector<int64_t> in(lhs.shape().dims().begin() + std::min<int64_t>(2, lhs.shape().rank()),
+                                      lhs.shape().dims().end());
+        const std::vector<int64_t> win(rhs.shape().dims().begin() + std::min<int64_t>(2, rhs.shape().rank()),
+                                       rhs.shape().dims().end());
+        Pairs pads = SpatialPadding(padding, in, win, strides, rhs_dilation);
+        return Wrap(lhs.builder, client::ConvGeneralDilated(
+                                     lhs.op, rhs.op, strides, pads, lhs_dilation, rhs_dilation,
+                                     client::CreateDefaultConvDimensionNumbers(static_cast<int>(in.size())),
+                                     feature_group_count, batch_group_count));
+      },
+      py::arg("lhs"), py::arg("rhs"), py::arg("window_strides"), py::arg("padding") = "VALID",
+      py::arg("lhs_dilation") = std::vector<int64_t>{}, py::arg("rhs_dilation") = std::vector<int64_t>{},
+      py::arg("feature_group_count") = 1, py::arg("batch_group_count") = 1,
+      "Convolution with the default numbering (bf01_oi01->bf01); padding \"SAME\", \"VALID\" or (low, high) "
+      "pairs.");
+  m.def(
+      "reduce",
+      [](py::object operands, py::object init_values, py::object computation, std::vector<int64_t> dimensions) {
+        std::vector<PyOp> ops = OpList("reduce", operands);
+        std::vector<py::object> inits;
+        if (py::isinstance<py::list>(init_values) || py::isinstance<py::tuple>(init_values)) {
+          for (const py::handle& v : init_values) inits.push_back(py::reinterpret_borrow<py::object>(v));
+        } else {
+          inits.push_back(init_values);
+        }
+        if (inits.size() != ops.size()) throw py::value_error("reduce: one init value per operand");
+        std::vector<XlaOp> init_ops;
+        std::vector<Shape> params;
+        for (size_t i = 0; i < ops.size(); ++i) {
+          init_ops.push_back(ToOp(inits[i], ops[i]));
+          params.push_back(ScalarOf(ops[i]));
+        }
+        // (accumulators..., values...): the scalars twice.
+        const std::vector<Shape> values = params;
+        params.insert(params.end(), values.begin(), values.end());
+        const BuilderRef& b = ops[0].builder;
+        client::XlaComputation comp = ComputationArg(b, computation, "reducer", params);
+        return Wrap(b, client::Reduce(b->b.get(), Raw(ops), init_ops, comp, dimensions));
+      },
+      py::arg("operands"), py::arg("init_values"), py::arg("computation"), py::arg("dimensions"),
+      "computation: an hlo.Computation, a function of (accumulators..., values...) or \"add\", \"mul\", "
+      "\"max\", \"min\", \"and\", \"or\".");
+  m.def(
+      "reduce_window",
+      [](const PyOp& x, py::object init, py::object computation, std::vector<int64_t> window_dimensions,
+         std::vector<int64_t> window_strides, py::object padding, std::vector<int64_t> base_dilations,
+         std::vector<int64_t> window_dilations) {
+        const std::vector<int64_t> in(x.shape().dims().begin(), x.shape().dims().end());
+        Pairs pads = SpatialPadding(padding, in, window_dimensions, window_strides, window_dilations);
+        if (window_strides.empty()) window_strides.assign(in.size(), 1);
+        client::XlaComputation comp = ComputationArg(x.builder, computation, "reducer", {ScalarOf(x), ScalarOf(x)});
+        return Wrap(x.builder, client::ReduceWindowWithGeneralPadding(x.op, ToOp(init, x), comp, window_dimensions,
+                                                                      window_strides, base_dilations,
+                                                                      window_dilations, pads));
+      },
+      py::arg("x"), py::arg("init_value"), py::arg("computation"), py::arg("window_dimensions"),
+      py::arg("window_strides") = std::vector<int64_t>{}, py::arg("padding") = "VALID",
+      py::arg("base_dilations") = std::vector<int64_t>{}, py::arg("window_dilations") = std::vector<int64_t>{});
+  m.def(
+      "map",
+      [](py::object operands, py::object computation, std::optional<std::vector<int64_t>> dimensions) {
+        std::vector<PyOp> ops = OpList("map", operands);
+        std::vector<Shape> params;
+        for (const PyOp& o : ops) params.push_back(ScalarOf(o));
+        std::vector<int64_t> dims;
+        if (dimensions.has_value()) {
+          dims = *dimensions;
+        } else {
+          for (int64_t i = 0; i < ops[0].shape().rank(); ++i) dims.push_back(i);
+        }
+        const BuilderRef& b = ops[0].builder;
+        client::XlaComputation comp = ComputationArg(b, computation, "mapped", params);
+        return Wrap(b, client::Map(b->b.get(), Raw(ops), comp, dims));
+      },
+      py::arg("operands"), py::arg("computation"), py::arg("dimensions") = py::none());
+  m.def(
+      "sort",
+      [](py::object operands, py::object comparator, int64_t dimension, bool is_stable) {
+        std::vector<PyOp> ops = OpList("sort", operands);
+        const BuilderRef& b = ops[0].builder;
+        client::XlaComputation comp;
+        if (comparator.is_none()) {
+          comp = LessThan(b, ops);
+        } else {
+          std::vector<Shape> params;
+          for (const PyOp& o : ops) {
+            params.push_back(ScalarOf(o));
+            params.push_back(ScalarOf(o));
+          }
+          comp = ComputationArg(b, comparator, "comparator", params);
+        }
+        return Wrap(b, client::Sort(Raw(ops), comp, dimension, is_stable));
+      },
+      py::arg("operands"), py::arg("comparator") = py::none(), py::arg("dimension") = -1,
+      py::arg("is_stable") = false,
+      "comparator: a function of (lhs0, rhs0, lhs1, rhs1, ...) -> pred; default: lhs0 < rhs0.");
+}
+
+void RegisterControlOps(py::module_& m) {
+  m.def(
+      "call",
+      [](py::object computation, py::args operands) {
+        std::vector<PyOp> ops = OpList("call", operands);
+        std::vector<Shape> params;
+        for (const PyOp& o : ops) params.push_back(o.shape());
+        const BuilderRef& b = ops[0].builder;
+        client::XlaComputation comp = ComputationArg(b, computation, "called", params);
+        return Wrap(b, client::Call(b->b.get(), comp, Raw(ops)));
+      },
+      py::arg("computation"));
+  m.def(
+      "while_loop",
+      [](py::object condition, py::object body, const PyOp& init) {
+        client::XlaComputation cond = ComputationArg(init.builder, condition, "condition", {init.shape()});
+        client::XlaComputation bod = ComputationArg(init.builder, body, "body", {init.shape()});
+        return Wrap(init.builder, client::While(cond, bod, init.op));
+      },
+      py::arg("condition"), py::arg("body"), py::arg("init"),
+      "While(condition, body, init); condition and body take the loop state.");
+  m.def(
+      "conditional",
+      [](py::object pred, const PyOp& true_operand, py::object true_computation, const PyOp& false_operand,
+         py::object false_computation) {
+        const BuilderRef& b = true_operand.builder;
+        XlaOp p = ConstantOf(b, pred, PrimitiveType::PRED);
+        client::XlaComputation t = ComputationArg(b, true_computation, "on_true", {true_operand.shape()});
+        client::XlaComputation f = ComputationArg(b, false_computation, "on_false", {false_operand.shape()});
+        return Wrap(b, client::Conditional(p, true_operand.op, t, false_operand.op, f));
+      },
+      py::arg("pred"), py::arg("true_operand"), py::arg("true_computation"), py::arg("false_operand"),
+      py::arg("false_computation"));
+  using RngFn = XlaOp (*)(XlaOp, XlaOp, const Shape&);
+  for (const auto& [name, fn] : {std::pair<const char*, RngFn>{"rng_uniform", client::RngUniform},
+                                 std::pair<const char*, RngFn>{"rng_normal", client::RngNormal}}) {
+    m.def(
+        name,
+        [name = name, fn = fn](py::object a, py::object b, std::vector<int64_t> dims) {
+          const PyOp& like = FirstOp(name, {a, b});
+          XlaOp p0 = ToOp(a, like), p1 = ToOp(b, like);
+          return Wrap(like.builder, fn(p0, p1, Shape::Array(like.shape().element_type(), dims)));
+        },
+        py::arg("a"), py::arg("b"), py::arg("dims"),
+        "rng_uniform(a, b, dims): uniform in [a, b); rng_normal(mu, sigma, dims).");
+  }
+}
+
+}  // namespace
+
+void RegisterOps(py::module_& ops) {
+  RegisterElementwise(ops);
+  RegisterShapeOps(ops);
+  RegisterComputeOps(ops);
+  RegisterControlOps(ops);
+}
+
+}  // namespace hlo::python
