@@ -170,6 +170,25 @@ PYBIND11_MODULE(hlo, mod) {
            },
            "Instructions in all computations.")
       .def("num_parameters", [](const PyModule& m) { return m.module->entry()->num_parameters(); })
+      .def_property_readonly(
+          "parameters",
+          [](const PyModule& m) {
+            // What a script needs to make arguments: name, shape text,
+            // element type and dimensions (a tuple parameter: "tuple", ()).
+            py::list out;
+            for (const hlo::Instruction* p : m.module->entry()->parameters()) {
+              const hlo::Shape& s = p->shape();
+              py::dict d;
+              d["name"] = p->name();
+              d["shape"] = hlo::ShapeToString(s, false);
+              d["dtype"] = s.IsTuple() ? std::string("tuple") : std::string(hlo::PrimitiveTypeName(s.element_type()));
+              d["dims"] = s.IsArray() ? py::tuple(py::cast(std::vector<int64_t>(s.dims().begin(), s.dims().end())))
+                                      : py::tuple();
+              out.append(d);
+            }
+            return out;
+          },
+          "The entry computation's parameters: [{name, shape, dtype, dims}, ...].")
       .def("to_text", [](const PyModule& m) { return hlo::PrintModule(*m.module); },
            "The canonical text (as hlo-opt prints it).")
       .def("__str__", [](const PyModule& m) { return hlo::PrintModule(*m.module); })
@@ -201,6 +220,8 @@ PYBIND11_MODULE(hlo, mod) {
           "per device when replicas > 1); with profile=True, (result, profile) where profile is the dict of "
           "hlo-run --profile-json. machine_rates=(bytes/s, flops/s) gives the profile's rates instead of "
           "measuring them.");
+  mod.def("numpy_dtype", [](const std::string& type) { return hlo::python::NumpyDtype(type); }, py::arg("type"),
+          "The NumPy dtype hlo.run uses for an HLO element type name (bf16: ml_dtypes.bfloat16 or float32).");
   mod.def("cost", [](const PyModule& m) { return JsonToPython(hlo::CostToJson(hlo::AnalyzeCost(*m.module))); },
           py::arg("module"),
           "The cost analysis of hlo-opt --cost-json as a dict: module, total, computations (each with its "

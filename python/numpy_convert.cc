@@ -127,6 +127,19 @@ Literal ValueToLiteral(const py::handle& value, std::optional<PrimitiveType> typ
   return ArrayToLiteral(arr, Shape::Array(t, dims), what);
 }
 
+py::object NumpyDtype(const std::string& type_name) {
+  std::optional<PrimitiveType> t = PrimitiveTypeFromName(type_name);
+  if (!t.has_value() || !IsArrayType(*t)) throw py::value_error(absl::StrCat("not an element type: ", type_name));
+  py::object np = Numpy();
+  if (const char* name = NumpyName(*t); name[0] != '\0') return np.attr("dtype")(name);
+  if (*t == PrimitiveType::BF16) {
+    py::object bf16 = Bfloat16Dtype();
+    if (!bf16.is_none()) return np.attr("dtype")(bf16);
+  }
+  if (IsFloat(*t)) return np.attr("dtype")("float32");
+  return np.attr("dtype")(IsUnsignedInt(*t) ? "uint8" : "int8");
+}
+
 py::object LiteralToPython(const Literal& literal) {
   if (literal.IsTuple()) {
     py::tuple out(literal.tuple_elements().size());

@@ -30,6 +30,9 @@ PrimitiveType ElementTypeOf(const pybind11::handle& dtype_like);
 // as ArrayToLiteral) or, without one, of the array's own dtype.
 Literal ValueToLiteral(const pybind11::handle& value, std::optional<PrimitiveType> type, const std::string& what);
 
+// The NumPy dtype of results of element type `type_name` ("f32", ...).
+pybind11::object NumpyDtype(const std::string& type_name);
+
 // A NumPy array of an array literal, or a tuple of them for a tuple literal.
 pybind11::object LiteralToPython(const Literal& literal);
 

@@ -170,3 +170,29 @@ def test_builder_golden_file_runs():
     x = np.array([[1, 2, 3], [4, 5, 6]], dtype=np.float32)
     v = np.array([7, 8, 9], dtype=np.float32)
     np.testing.assert_array_equal(hlo.run(m, x, v), x + v)  # NumPy broadcasts the same way
+
+
+def test_parameters_numpy_dtype_and_scalar_arguments():
+    m = hlo.parse("""
+HloModule s
+ENTRY %e (a: f32[], b: bf16[2], t: (s32[], u8[3])) -> f32[] {
+  %a = f32[] parameter(0)
+  %b = bf16[2] parameter(1)
+  %t = (s32[], u8[3]) parameter(2)
+  ROOT %r = f32[] add(%a, %a)
+}
+""")
+    params = m.parameters
+    assert [p["name"] for p in params] == ["a", "b", "t"]
+    assert params[0] == {"name": "a", "shape": "f32[]", "dtype": "f32", "dims": ()}
+    assert params[1]["dims"] == (2,) and params[1]["dtype"] == "bf16"
+    assert params[2]["dtype"] == "tuple" and params[2]["shape"] == "(s32[], u8[3])"
+    assert hlo.numpy_dtype("f32") == np.float32 and hlo.numpy_dtype("pred") == np.bool_
+    assert hlo.numpy_dtype("s4") == np.int8
+    with pytest.raises(ValueError, match="not an element type"):
+        hlo.numpy_dtype("f33")
+    # A 0-d argument stays 0-d (np.save of a scalar loads back as one).
+    scalar = hlo.parse("HloModule s\nENTRY %e (a: f32[]) -> f32[] {\n  %a = f32[] parameter(0)\n"
+                       "  ROOT %r = f32[] add(%a, %a)\n}\n")
+    assert hlo.run(scalar, np.float32(1.5)) == np.float32(3)
+    assert hlo.run(scalar, 2.0).shape == ()
