@@ -17,6 +17,7 @@ namespace hlo::client {
 struct XlaBuilder::State {
   std::shared_ptr<Module> module;
   int64_t next_id = 1;
+  int64_t next_channel = 1;
   std::set<std::string> computation_names;
   // Imported computations of other modules, by their address there.
   absl::flat_hash_map<const Computation*, Computation*> imported;
@@ -62,6 +63,8 @@ std::string XlaBuilder::UniqueComputationName(absl::string_view base) {
   state_->computation_names.insert(n);
   return n;
 }
+
+ChannelHandle XlaBuilder::CreateChannelHandle() { return ChannelHandle{state_->next_channel++}; }
 
 XlaOp XlaBuilder::ReportError(const absl::Status& error) {
   if (first_error_.ok()) first_error_ = error;

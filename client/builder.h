@@ -26,6 +26,11 @@ namespace hlo::client {
 
 class XlaBuilder;
 
+// A channel for send/recv and cross-module collectives (its channel_id).
+struct ChannelHandle {
+  int64_t handle = 0;
+};
+
 // A value being built: an instruction of one builder's computation. A
 // default-constructed or failed op is invalid (the builder holds the error).
 class XlaOp {
@@ -83,6 +88,9 @@ class XlaBuilder {
   absl::StatusOr<XlaComputation> Build(XlaOp root);
   // Build() and hand over the module (top-level builders only).
   absl::StatusOr<std::shared_ptr<Module>> BuildModule();
+
+  // A channel id not used before in this builder's module (1, 2, ...).
+  ChannelHandle CreateChannelHandle();
 
   // The first error recorded (OK if none).
   const absl::Status& first_error() const { return first_error_; }

@@ -35,23 +35,25 @@ inline absl::StatusOr<std::shared_ptr<Module>> BuildChecked(XlaBuilder& b) {
 
 // Runs `module` with `args` (literal texts such as "f32[2] {1, 2}"),
 // returning device 0's result.
-inline absl::StatusOr<Literal> RunWithArgs(const Module& module, const std::vector<std::string>& args) {
+inline absl::StatusOr<Literal> RunWithArgs(const Module& module, const std::vector<std::string>& args,
+                                           const cpu::RunOptions& options = {}) {
   std::vector<Literal> lits;
   for (const std::string& a : args) {
     absl::StatusOr<Literal> l = ParseLiteral(a);
     if (!l.ok()) return l.status();
     lits.push_back(*std::move(l));
   }
-  absl::StatusOr<cpu::RunResult> r = cpu::RunModule(module, lits);
+  absl::StatusOr<cpu::RunResult> r = cpu::RunModule(module, lits, options);
   if (!r.ok()) return r.status();
   return std::move(r->results[0]);
 }
 
 // Builds, checks and runs `b` with `args`.
-inline absl::StatusOr<Literal> BuildAndRun(XlaBuilder& b, const std::vector<std::string>& args = {}) {
+inline absl::StatusOr<Literal> BuildAndRun(XlaBuilder& b, const std::vector<std::string>& args = {},
+                                           const cpu::RunOptions& options = {}) {
   absl::StatusOr<std::shared_ptr<Module>> m = BuildChecked(b);
   if (!m.ok()) return m.status();
-  return RunWithArgs(**m, args);
+  return RunWithArgs(**m, args, options);
 }
 
 // `actual` equals the literal written as `expected` (shape and values;

@@ -1,6 +1,7 @@
 #include "client/golden_examples.h"
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_split.h"
 #include "client/ops.h"
@@ -73,7 +74,7 @@ void ClampScalarBounds(XlaBuilder* b) {
 }  // namespace
 
 const std::vector<GoldenExample>& GoldenExamples() {
-  static const auto* const kExamples = new std::vector<GoldenExample>{
+  static auto* const kExamples = new std::vector<GoldenExample>{
       {"broadcast_matrix_vector", "broadcasting: matrix (2,3) + vector (3), broadcast_dimensions (1)",
        MatrixPlusVector, {"f32[2,3] {{1, 2, 3}, {4, 5, 6}}", "f32[3] {7, 8, 9}"},
        "f32[2,3] {{8, 10, 12}, {11, 13, 15}}"},
@@ -99,6 +100,11 @@ const std::vector<GoldenExample>& GoldenExamples() {
       {"clamp_scalar_bounds", "operation semantics, Clamp: scalar min and max", ClampScalarBounds,
        {"s32[3] {-1, 5, 9}"}, "s32[3] {0, 5, 6}"},
   };
+  static const bool kAppended = [] {
+    for (GoldenExample& e : DeviceGoldenExamples()) kExamples->push_back(std::move(e));
+    return true;
+  }();
+  (void)kAppended;
   return *kExamples;
 }
 
@@ -116,12 +122,16 @@ absl::StatusOr<std::string> GoldenFileText(const GoldenExample& example) {
   // The entry's root is the last ROOT line (callees print first).
   for (absl::string_view line : absl::StrSplit(module_text, '\n'))
     if (absl::StartsWith(line, "  ROOT ")) root_line = std::string(line.substr(2));
+  // FileCheck reads "{{" as the start of a regex: spell it as one.
+  root_line = absl::StrReplaceAll(root_line, {{"{{", "{{[{][{]}}"}});
   std::string out = absl::StrCat(
       "// A worked example of the seeds (", example.source, "),\n",
       "// built with the builder: client/golden_examples.cc; regenerate with\n",
       "// `build/client/hlo-builder-goldens testdata/builder`.\n",
       "// hlo-opt verifies it; hlo-run computes the document's result.\n",
       "// RUN: %hlo_opt %s | FileCheck %s --check-prefix=OPT\n", "// OPT: ", root_line, "\n", "// RUN: %hlo_run %s");
+  if (example.replicas != 1) absl::StrAppend(&out, " --replicas=", example.replicas);
+  for (const std::string& in : example.infeed) absl::StrAppend(&out, " --infeed='", in, "'");
   for (const std::string& in : example.inputs) absl::StrAppend(&out, " --input='", in, "'");
   absl::StrAppend(&out, " | FileCheck %s\n");
   bool first = true;

@@ -19,10 +19,16 @@ struct GoldenExample {
   std::string source;  // the seed document and example it comes from
   void (*build)(XlaBuilder* b);
   std::vector<std::string> inputs;  // hlo-run --input literals
-  std::string expected;             // the document's result, literal text
+  std::string expected;             // the document's result, literal text (device 0's)
+  int64_t replicas = 1;             // hlo-run --replicas
+  std::vector<std::string> infeed;  // hlo-run --infeed literals
 };
 
 const std::vector<GoldenExample>& GoldenExamples();
+
+// The examples of collectives, tokens, infeed, custom calls and linear
+// algebra (golden_examples_devices.cc), part of GoldenExamples().
+std::vector<GoldenExample> DeviceGoldenExamples();
 
 // The golden file: comment, RUN and CHECK lines, then the module text.
 absl::StatusOr<std::string> GoldenFileText(const GoldenExample& example);

@@ -26,7 +26,14 @@ TEST(BuilderGoldens, ExamplesComputeTheDocumentsResults) {
   for (const GoldenExample& e : GoldenExamples()) {
     XlaBuilder b(e.name);
     e.build(&b);
-    absl::StatusOr<Literal> r = testing::BuildAndRun(b, e.inputs);
+    cpu::RunOptions options;
+    options.replica_count = e.replicas;
+    for (const std::string& in : e.infeed) {
+      absl::StatusOr<Literal> l = ParseLiteral(in);
+      ASSERT_TRUE(l.ok()) << e.name << ": " << l.status();
+      options.infeed.push_back(*std::move(l));
+    }
+    absl::StatusOr<Literal> r = testing::BuildAndRun(b, e.inputs, options);
     ASSERT_TRUE(r.ok()) << e.name << ": " << r.status();
     EXPECT_TRUE(testing::LiteralIs(*r, e.expected)) << e.name;
   }

@@ -276,4 +276,92 @@ XlaOp Conditional(XlaOp branch_index, absl::Span<const XlaComputation* const> br
 XlaOp RngUniform(XlaOp a, XlaOp b, const Shape& shape);
 XlaOp RngNormal(XlaOp mu, XlaOp sigma, const Shape& shape);
 
+// ---------------------------------------------------------------------------
+// Collectives, tokens, send/recv, infeed/outfeed (ops_collective.cc)
+// ---------------------------------------------------------------------------
+
+// The replica ids of one group (XLA's ReplicaGroup.replica_ids); no groups
+// means one group of every replica.
+using ReplicaGroup = std::vector<int64_t>;
+
+XlaOp ReplicaId(XlaBuilder* b);
+// Concatenates the group's operands along `all_gather_dimension`, which
+// becomes `shard_count` times larger.
+XlaOp AllGather(XlaOp operand, int64_t all_gather_dimension, int64_t shard_count,
+                absl::Span<const ReplicaGroup> replica_groups = {},
+                const std::optional<ChannelHandle>& channel_id = std::nullopt);
+XlaOp AllReduce(XlaOp operand, const XlaComputation& computation, absl::Span<const ReplicaGroup> replica_groups = {},
+                const std::optional<ChannelHandle>& channel_id = std::nullopt);
+// AllReduce, then replica i of the group keeps shard i of
+// `scatter_dimension` (`shard_count` times smaller).
+XlaOp ReduceScatter(XlaOp operand, const XlaComputation& computation, int64_t scatter_dimension,
+                    int64_t shard_count, absl::Span<const ReplicaGroup> replica_groups = {},
+                    const std::optional<ChannelHandle>& channel_id = std::nullopt);
+// Splits `split_dimension` into `split_count` blocks, sends block i to
+// member i and concatenates the received blocks along `concat_dimension`.
+// Equal dimensions are one all-to-all; different ones are lowered as XLA's
+// builder does (reshape, transpose, all-to-all over a new leading
+// dimension, transpose, reshape).
+XlaOp AllToAll(XlaOp operand, int64_t split_dimension, int64_t concat_dimension, int64_t split_count,
+               absl::Span<const ReplicaGroup> replica_groups = {});
+XlaOp CollectivePermute(XlaOp operand, absl::Span<const std::pair<int64_t, int64_t>> source_target_pairs,
+                        const std::optional<ChannelHandle>& channel_id = std::nullopt);
+
+// Tokens order side effects: CreateToken is after-all() of nothing.
+XlaOp CreateToken(XlaBuilder* b);
+XlaOp AfterAll(XlaBuilder* b, absl::Span<const XlaOp> tokens);
+// send + send-done; returns send-done's token.
+XlaOp SendWithToken(XlaOp operand, XlaOp token, const ChannelHandle& handle);
+// recv + recv-done; returns recv-done's (data, token).
+XlaOp RecvWithToken(XlaOp token, const Shape& shape, const ChannelHandle& handle);
+// The tokenless forms: a fresh token, and for Recv the data alone.
+XlaOp Send(XlaOp operand, const ChannelHandle& handle);
+XlaOp Recv(XlaBuilder* b, const Shape& shape, const ChannelHandle& handle);
+// infeed: (data, token); Infeed makes its own token and returns the data.
+XlaOp InfeedWithToken(XlaOp token, const Shape& shape, const std::string& config = "");
+XlaOp Infeed(XlaBuilder* b, const Shape& shape, const std::string& config = "");
+// outfeed: returns its token. `shape_with_layout` must be the operand's shape.
+XlaOp OutfeedWithToken(XlaOp operand, XlaOp token, const Shape& shape_with_layout,
+                       const std::string& outfeed_config = "");
+XlaOp Outfeed(XlaOp operand, const Shape& shape_with_layout, const std::string& outfeed_config = "");
+
+// ---------------------------------------------------------------------------
+// Custom calls, FFT, linear algebra, batch norm, top-k, dynamic sizes,
+// random bits (ops_linalg.cc)
+// ---------------------------------------------------------------------------
+
+// `opaque` goes to backend_config (as XLA's builder does).
+XlaOp CustomCall(XlaBuilder* b, const std::string& call_target_name, absl::Span<const XlaOp> operands,
+                 const Shape& shape, const std::string& opaque = "", bool has_side_effect = false);
+
+enum class FftType { FFT, IFFT, RFFT, IRFFT };
+XlaOp Fft(XlaOp operand, FftType fft_type, absl::Span<const int64_t> fft_length);
+// a = l l^T (lower) or u^T u; the other triangle of the result is unspecified.
+XlaOp Cholesky(XlaOp a, bool lower);
+struct TriangularSolveOptions {
+  enum Transpose { NO_TRANSPOSE, TRANSPOSE, ADJOINT };
+};
+// Solves op(a) x = b (left_side) or x op(a) = b for x.
+XlaOp TriangularSolve(XlaOp a, XlaOp b, bool left_side, bool lower, bool unit_diagonal,
+                      TriangularSolveOptions::Transpose transpose_a);
+
+// (normalized, batch mean, batch variance).
+XlaOp BatchNormTraining(XlaOp operand, XlaOp scale, XlaOp offset, float epsilon, int64_t feature_index);
+XlaOp BatchNormInference(XlaOp operand, XlaOp scale, XlaOp offset, XlaOp mean, XlaOp variance, float epsilon,
+                         int64_t feature_index);
+// (grad operand, grad scale, grad offset).
+XlaOp BatchNormGrad(XlaOp operand, XlaOp scale, XlaOp batch_mean, XlaOp batch_var, XlaOp grad_output,
+                    float epsilon, int64_t feature_index);
+
+// (values, s32 indices) of the k largest (or smallest) along the last
+// dimension.
+XlaOp TopK(XlaOp operand, int64_t k, bool largest = true);
+
+XlaOp GetDimensionSize(XlaOp operand, int64_t dimension);
+XlaOp SetDimensionSize(XlaOp operand, XlaOp val, int64_t dimension);
+
+enum class RandomAlgorithm { RNG_DEFAULT, RNG_THREE_FRY, RNG_PHILOX };
+// (new state, random bits of `shape`).
+XlaOp RngBitGenerator(RandomAlgorithm algorithm, XlaOp initial_state, const Shape& shape);
+
 }  // namespace hlo::client

@@ -54,8 +54,8 @@ def timed_run(module, args, repeat):
 def same(a, b):
     if isinstance(a, (tuple, list)):
         return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
-    return a.shape == b.shape and np.allclose(a.astype(np.float64), b.astype(np.float64),
-                                              rtol=1e-3, atol=1e-4, equal_nan=True)
+    wide = np.complex128 if np.iscomplexobj(a) else np.float64
+    return a.shape == b.shape and np.allclose(a.astype(wide), b.astype(wide), rtol=1e-3, atol=1e-4, equal_nan=True)
 
 
 def sweep_file(path, pipelines, run, repeat, seed):

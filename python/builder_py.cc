@@ -307,7 +307,8 @@ void RegisterBuilder(py::module_& mod) {
                       "operators, @ and indexing build instructions (the seeds' broadcasting, not NumPy's).");
   op.def_property_readonly("shape", [](const PyOp& x) { return py::tuple(py::cast(Dims(x.shape()))); })
       .def_property_readonly("ndim", [](const PyOp& x) { return x.shape().rank(); })
-      .def_property_readonly("dtype", [](const PyOp& x) { return std::string(PrimitiveTypeName(x.shape().element_type())); },
+      .def_property_readonly("dtype",
+                             [](const PyOp& x) { return std::string(PrimitiveTypeName(x.shape().element_type())); },
                              "The HLO element type name (\"f32\", \"s32\", \"pred\", ...).")
       .def_property_readonly("hlo_shape", [](const PyOp& x) { return ShapeToString(x.shape(), false); })
       .def_property_readonly("name", [](const PyOp& x) { return x.op.instruction()->name(); })

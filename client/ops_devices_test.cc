@@ -1,0 +1,218 @@
+// The builder calls of ops_collective.cc and ops_linalg.cc beyond their
+// golden examples (client/golden_examples_devices.cc): the other forms and
+// options, by value, and their errors.
+#include "client/client_test_util.h"
+#include "gmock/gmock.h"
+
+namespace hlo::client {
+namespace {
+
+// The helpers of client_test_util.h are testing::X (hlo::client::testing),
+// gmock's matchers ::testing::X.
+constexpr PrimitiveType F32 = PrimitiveType::F32;
+
+cpu::RunOptions Replicas(int64_t n) {
+  cpu::RunOptions o;
+  o.replica_count = n;
+  return o;
+}
+
+// x + 10 * replica id: every replica's own operand.
+XlaOp PlusReplica(XlaBuilder* b, XlaOp x) {
+  return Add(x, Mul(ConvertElementType(ReplicaId(b), F32), ConstantR0<float>(b, 10)));
+}
+
+// The builder's recorded error (Build() fails with it).
+std::string ErrorOf(XlaBuilder& b) {
+  absl::StatusOr<XlaComputation> c = b.Build();
+  return c.ok() ? "" : std::string(c.status().message());
+}
+
+TEST(CollectiveCalls, AllToAllSplitAndConcatInDifferentDimensions) {
+  // Two replicas, split dimension 0 into 2 blocks, concatenate along 1:
+  // replica 0 gets [row 0 of replica 0 | row 0 of replica 1].
+  XlaBuilder b("a2a");
+  XlaOp x = PlusReplica(&b, ConstantR2<float>(&b, {{1, 2}, {3, 4}}));
+  AllToAll(x, /*split_dimension=*/0, /*concat_dimension=*/1, /*split_count=*/2);
+  absl::StatusOr<Literal> r = testing::BuildAndRun(b, {}, Replicas(2));
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_TRUE(testing::LiteralIs(*r, "f32[1,4] {{1, 2, 11, 12}}"));
+}
+
+TEST(CollectiveCalls, ReplicaGroupsAndChannels) {
+  // Groups {0,2} and {1,3}: replica 0 gathers replicas 0 and 2.
+  XlaBuilder b("groups");
+  XlaOp x = PlusReplica(&b, ConstantR1<float>(&b, {1}));
+  XlaOp gathered = AllGather(x, 0, 2, {{0, 2}, {1, 3}});
+  XlaOp summed = AllReduce(x, testing::ScalarBinary(b, "add", F32, Add), {{0, 2}, {1, 3}}, b.CreateChannelHandle());
+  Tuple(&b, {gathered, summed});
+  absl::StatusOr<std::shared_ptr<Module>> m = testing::BuildChecked(b);
+  ASSERT_TRUE(m.ok()) << m.status();
+  const std::string text = PrintModule(**m);
+  EXPECT_THAT(text, ::testing::HasSubstr("replica_groups={{0,2},{1,3}}"));
+  EXPECT_THAT(text, ::testing::HasSubstr("channel_id=1"));
+  absl::StatusOr<Literal> r = testing::RunWithArgs(**m, {}, Replicas(4));
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_TRUE(testing::LiteralIs(*r, "(f32[2] {1, 21}, f32[1] {22})"));
+}
+
+TEST(CollectiveCalls, OutfeedAndTokens) {
+  XlaBuilder b("outfeed");
+  XlaOp x = ConstantR1<float>(&b, {1, 2});
+  XlaOp token = AfterAll(&b, {CreateToken(&b), CreateToken(&b)});
+  OutfeedWithToken(x, token, Shape::Array(F32, {2}), "cfg");
+  Outfeed(Mul(x, x), Shape::Array(F32, {2}));
+  absl::StatusOr<XlaComputation> built = b.Build(x);
+  ASSERT_TRUE(built.ok()) << built.status();
+  const std::string text = PrintModule(built->module());
+  EXPECT_THAT(text, ::testing::HasSubstr("outfeed_shape=f32[2]{0}"));
+  EXPECT_THAT(text, ::testing::HasSubstr("outfeed_config=\"cfg\""));
+  absl::StatusOr<cpu::RunResult> r = cpu::RunModule(built->module(), {});
+  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_EQ(r->outfeed.size(), 2u);
+  EXPECT_TRUE(testing::LiteralIs(r->outfeed[0], "f32[2] {1, 2}"));
+  EXPECT_TRUE(testing::LiteralIs(r->outfeed[1], "f32[2] {1, 4}"));
+}
+
+TEST(CollectiveCalls, TokenlessSendRecvAndInfeed) {
+  XlaBuilder b("tokenless");
+  const ChannelHandle ch = b.CreateChannelHandle();
+  EXPECT_EQ(b.CreateChannelHandle().handle, ch.handle + 1);
+  XlaOp in = Infeed(&b, Shape::Array(F32, {2}), "config");
+  Send(in, ch);
+  Add(Recv(&b, Shape::Array(F32, {2}), ch), in);
+  cpu::RunOptions o;
+  o.infeed.push_back(LiteralR1<float>({3, 4}));
+  absl::StatusOr<Literal> r = testing::BuildAndRun(b, {}, o);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_TRUE(testing::LiteralIs(*r, "f32[2] {6, 8}"));
+}
+
+TEST(CollectiveCalls, Errors) {
+  {
+    XlaBuilder b("e1");
+    AllGather(ConstantR1<float>(&b, {1}), 0, 0);
+    EXPECT_THAT(ErrorOf(b), ::testing::HasSubstr("AllGather: the shard count must be positive, got 0"));
+  }
+  {
+    XlaBuilder b("e2");
+    ReduceScatter(ConstantR1<float>(&b, {1, 2, 3}), testing::ScalarBinary(b, "add", F32, Add), 0, 2);
+    EXPECT_THAT(ErrorOf(b),
+                ::testing::HasSubstr("ReduceScatter: dimension 0 of f32[3] is not divisible by the shard count 2"));
+  }
+  {
+    XlaBuilder b("e3");
+    AllToAll(ConstantR1<float>(&b, {1, 2}), 0, 1, 2);
+    EXPECT_THAT(ErrorOf(b), ::testing::HasSubstr("AllToAll: concat_dimension 1 is out of range for f32[2]"));
+  }
+  {
+    XlaBuilder b("e4");
+    CollectivePermute(ConstantR1<float>(&b, {1}), {{0, 1}, {0, 2}});
+    EXPECT_THAT(ErrorOf(b), ::testing::HasSubstr("CollectivePermute:"));
+    EXPECT_THAT(ErrorOf(b), ::testing::HasSubstr("source 0 appears more than once"));
+  }
+  {
+    XlaBuilder b("e5");
+    AllGather(ConstantR1<float>(&b, {1}), 0, 3, {{0, 1}});
+    EXPECT_THAT(ErrorOf(b), ::testing::HasSubstr("AllGather:"));
+  }
+  {
+    XlaBuilder b("e6");
+    Recv(&b, Shape::Tuple({Shape::Array(F32, {1})}), b.CreateChannelHandle());
+    EXPECT_THAT(ErrorOf(b), ::testing::HasSubstr("Recv: the received shape must be an array"));
+  }
+}
+
+TEST(LinalgCalls, TriangularSolveTransposedAndCholeskyUpper) {
+  XlaBuilder b("linalg");
+  XlaOp a = ConstantR2<float>(&b, {{2, 0}, {1, 1}});
+  // a^T x = b with a lower: x = (1.5, 1).
+  XlaOp x = TriangularSolve(a, ConstantR2<float>(&b, {{4}, {1}}), true, true, false,
+                            TriangularSolveOptions::TRANSPOSE);
+  // Upper: a = u^T u; the lower triangle is unspecified, so only u's
+  // upper entries are compared.
+  XlaOp u = Cholesky(ConstantR2<float>(&b, {{4, 2}, {2, 10}}), /*lower=*/false);
+  Tuple(&b, {x, Slice(u, {0, 0}, {1, 2}, {1, 1}), Slice(u, {1, 1}, {2, 2}, {1, 1})});
+  EXPECT_BUILDS_TO(b, {}, "(f32[2,1] {{1.5}, {1}}, f32[1,2] {{2, 1}}, f32[1,1] {{3}})");
+}
+
+TEST(LinalgCalls, BatchNormInferenceAndGrad) {
+  XlaBuilder b("bn");
+  XlaOp x = ConstantR2<float>(&b, {{1, 5}, {3, 7}});
+  XlaOp scale = ConstantR1<float>(&b, {2, 4});
+  XlaOp mean = ConstantR1<float>(&b, {2, 6});
+  XlaOp var = ConstantR1<float>(&b, {1, 1});
+  XlaOp y = BatchNormInference(x, scale, ConstantR1<float>(&b, {0, 1}), mean, var, 3, 1);
+  // dy = 1: grad offset = sum(dy) = 2; grad scale = sum(dy * x_hat) = 0;
+  // grad x = scale / 2 * (dy - mean(dy) - x_hat mean(dy x_hat)) = 0.
+  XlaOp grads = BatchNormGrad(x, scale, mean, var, ConstantR2<float>(&b, {{1, 1}, {1, 1}}), 3, 1);
+  Tuple(&b, {y, grads});
+  EXPECT_BUILDS_TO(b, {},
+                   "(f32[2,2] {{-1, -1}, {1, 3}}, (f32[2,2] {{0, 0}, {0, 0}}, f32[2] {0, 0}, f32[2] {2, 2}))");
+}
+
+TEST(LinalgCalls, TopKSmallestFftRoundTripAndDimensionSizes) {
+  XlaBuilder b("misc");
+  XlaOp v = ConstantR1<float>(&b, {3, 1, 2});
+  XlaOp smallest = TopK(v, 2, /*largest=*/false);
+  XlaOp c = ConvertElementType(ConstantR1<float>(&b, {1, 2, 3, 4}), PrimitiveType::C64);
+  XlaOp back = Real(Fft(Fft(c, FftType::FFT, {4}), FftType::IFFT, {4}));
+  XlaOp irfft = Fft(Fft(ConstantR1<float>(&b, {1, 2, 3, 4}), FftType::RFFT, {4}), FftType::IRFFT, {4});
+  Tuple(&b, {smallest, back, irfft, GetDimensionSize(v, 0)});
+  EXPECT_BUILDS_TO(b, {},
+                   "((f32[2] {1, 2}, s32[2] {1, 2}), f32[4] {1, 2, 3, 4}, f32[4] {1, 2, 3, 4}, s32[] 3)");
+
+  XlaBuilder d("set_size");
+  XlaOp p = Parameter(&d, 0, Shape::Array(F32, {3}), "p");
+  SetDimensionSize(p, ConstantR0<int32_t>(&d, 2), 0);
+  absl::StatusOr<std::shared_ptr<Module>> m = testing::BuildChecked(d);
+  ASSERT_TRUE(m.ok()) << m.status();
+  EXPECT_EQ(ShapeToString((*m)->entry()->root()->shape(), false), "f32[<=3]");
+}
+
+TEST(LinalgCalls, RngBitGeneratorIsAFunctionOfItsState) {
+  XlaBuilder b("bits");
+  XlaOp state = ConstantR1<uint64_t>(&b, {1, 2});
+  XlaOp first = RngBitGenerator(RandomAlgorithm::RNG_THREE_FRY, state, Shape::Array(PrimitiveType::U32, {2, 3}));
+  XlaOp again = RngBitGenerator(RandomAlgorithm::RNG_THREE_FRY, state, Shape::Array(PrimitiveType::U32, {2, 3}));
+  XlaOp next = RngBitGenerator(RandomAlgorithm::RNG_THREE_FRY, GetTupleElement(first, 0),
+                               Shape::Array(PrimitiveType::U32, {2, 3}));
+  XlaOp same = Eq(GetTupleElement(first, 1), GetTupleElement(again, 1));
+  XlaOp differs = Ne(GetTupleElement(first, 1), GetTupleElement(next, 1));
+  XlaComputation and_ = testing::ScalarBinary(b, "and", PrimitiveType::PRED, And);
+  XlaComputation or_ = testing::ScalarBinary(b, "or", PrimitiveType::PRED, Or);
+  Tuple(&b, {ReduceAll(same, ConstantR0<bool>(&b, true), and_), ReduceAll(differs, ConstantR0<bool>(&b, false), or_)});
+  absl::StatusOr<std::shared_ptr<Module>> m = testing::BuildChecked(b);
+  ASSERT_TRUE(m.ok()) << m.status();
+  EXPECT_THAT(PrintModule(**m), ::testing::HasSubstr("(u64[2]{0}, u32[2,3]{1,0}) rng-bit-generator(%constant.1), "
+                                          "algorithm=rng_three_fry"));
+  absl::StatusOr<Literal> r = testing::RunWithArgs(**m, {});
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_TRUE(testing::LiteralIs(*r, "(pred[] true, pred[] true)"));
+}
+
+TEST(LinalgCalls, CustomCallAttributesAndErrors) {
+  XlaBuilder b("cc");
+  XlaOp x = ConstantR1<float>(&b, {1, 2});
+  CustomCall(&b, "Sharding", {x}, Shape::Array(F32, {2}), "opaque \"data\"", /*has_side_effect=*/true);
+  absl::StatusOr<std::shared_ptr<Module>> m = testing::BuildChecked(b);
+  ASSERT_TRUE(m.ok()) << m.status();
+  const std::string text = PrintModule(**m);
+  EXPECT_THAT(text, ::testing::HasSubstr("custom_call_target=\"Sharding\""));
+  EXPECT_THAT(text, ::testing::HasSubstr("custom_call_has_side_effect=true"));
+  EXPECT_THAT(text, ::testing::HasSubstr("backend_config=\"opaque \\\"data\\\"\""));
+
+  XlaBuilder e("cc_errors");
+  CustomCall(&e, "", {}, Shape::Array(F32, {2}));
+  EXPECT_THAT(ErrorOf(e), ::testing::HasSubstr("CustomCall: the call target name is empty"));
+  XlaBuilder k("topk_errors");
+  TopK(ConstantR1<float>(&k, {1, 2}), 3);
+  EXPECT_THAT(ErrorOf(k), ::testing::HasSubstr("TopK: "));
+  EXPECT_THAT(ErrorOf(k), ::testing::HasSubstr("k=3"));
+  XlaBuilder f("fft_errors");
+  Fft(ConstantR1<float>(&f, {1, 2}), FftType::FFT, {2});
+  EXPECT_THAT(ErrorOf(f), ::testing::HasSubstr("Fft: "));
+}
+
+}  // namespace
+}  // namespace hlo::client
