@@ -425,6 +425,7 @@ void RegisterOps(py::module_& ops) {
   RegisterShapeOps(ops);
   RegisterComputeOps(ops);
   RegisterControlOps(ops);
+  RegisterDeviceOps(ops);
 }
 
 }  // namespace hlo::python

@@ -56,7 +56,9 @@ client::XlaComputation ComputationArg(const BuilderRef& b, const pybind11::handl
 // "SAME" / "VALID".
 client::Padding PaddingArg(const std::string& padding);
 
-// The hlo.ops functions (builder_ops_py.cc).
+// The hlo.ops functions (builder_ops_py.cc; collectives, I/O and linear
+// algebra in builder_ops_devices_py.cc).
 void RegisterOps(pybind11::module_& ops);
+void RegisterDeviceOps(pybind11::module_& ops);
 
 }  // namespace hlo::python

@@ -97,7 +97,7 @@ cpu::MachineRates ProfileRates(const py::object& machine_rates) {
 }
 
 py::object Run(const PyModule& m, const py::args& args, std::optional<int> threads, int64_t replicas,
-               uint64_t seed, bool profile, const py::object& machine_rates) {
+               uint64_t seed, bool profile, const py::object& machine_rates, const py::object& infeed) {
   const Computation* entry = m.module->entry();
   if (entry == nullptr) throw py::value_error("the module has no entry computation");
   if (static_cast<int64_t>(args.size()) != entry->num_parameters())
@@ -118,6 +118,13 @@ py::object Run(const PyModule& m, const py::args& args, std::optional<int> threa
   cpu::RunOptions opts;
   opts.replica_count = replicas;
   opts.rng_seed = seed;
+  if (!infeed.is_none()) {
+    // Read by `infeed` in order, each of its array's own type (every
+    // device reads the same sequence, as hlo-run --infeed).
+    int64_t i = 0;
+    for (const py::handle& v : infeed)
+      opts.infeed.push_back(ValueToLiteral(v, std::nullopt, absl::StrCat("infeed value ", i++)));
+  }
   std::unique_ptr<cpu::Profiler> profiler;
   if (profile) {
     profiler = std::make_unique<cpu::Profiler>(ProfileRates(machine_rates));
@@ -215,11 +222,13 @@ PYBIND11_MODULE(hlo, mod) {
           "whether it changed.");
   mod.def("run", &Run, py::arg("module"), py::arg("threads") = py::none(), py::arg("replicas") = 1,
           py::arg("seed") = 0, py::arg("profile") = false, py::arg("machine_rates") = py::none(),
-          "run(module, *arrays, threads=None, replicas=1, seed=0, profile=False, machine_rates=None): executes "
+          py::arg("infeed") = py::none(),
+          "run(module, *arrays, threads=None, replicas=1, seed=0, profile=False, machine_rates=None, "
+          "infeed=None): executes "
           "the entry computation on the CPU. Returns a NumPy array (a tuple of them for a tuple result; a list "
           "per device when replicas > 1); with profile=True, (result, profile) where profile is the dict of "
           "hlo-run --profile-json. machine_rates=(bytes/s, flops/s) gives the profile's rates instead of "
-          "measuring them.");
+          "measuring them. infeed: arrays read by the module's infeed instructions, in order.");
   mod.def("numpy_dtype", [](const std::string& type) { return hlo::python::NumpyDtype(type); }, py::arg("type"),
           "The NumPy dtype hlo.run uses for an HLO element type name (bf16: ml_dtypes.bfloat16 or float32).");
   mod.def("cost", [](const PyModule& m) { return JsonToPython(hlo::CostToJson(hlo::AnalyzeCost(*m.module))); },

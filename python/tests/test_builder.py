@@ -263,3 +263,68 @@ def test_rng_and_iota():
     us, ios = hlo.run(m)
     assert us.shape == (100,) and (us >= 0).all() and (us < 1).all()
     np.testing.assert_array_equal(ios, np.tile(np.arange(3, dtype=np.int32), (2, 1)))
+
+
+def test_collectives_on_replicas():
+    b = hlo.Builder("coll")
+    rows = b.parameter(0, "f32[2,2]")
+    rid = ops.replica_id(b)
+    mine = ops.dynamic_slice(rows, [rid.astype(np.int32), 0], [1, 2]).reshape(2)
+    m = b.build((ops.all_reduce(mine), ops.all_gather(mine, 0, 2), ops.reduce_scatter(mine, 0, 2, "max"),
+                 ops.collective_permute(mine, [(0, 1), (1, 0)]), ops.all_to_all(mine[None, :], 1, 0, 2)))
+    x = np.array([[1, 2.5], [3, 5.25]], np.float32)
+    dev0, dev1 = hlo.run(m, x, replicas=2)
+    for got, want in zip(dev0, (x.sum(0), x.reshape(4), [3], x[1], [[1], [3]])):
+        np.testing.assert_array_equal(got, want)
+    np.testing.assert_array_equal(dev1[2], [5.25])  # replica 1 keeps shard 1 of the max
+    np.testing.assert_array_equal(dev1[3], x[0])
+    assert "replica-id()" in m.to_text()
+
+
+def test_linalg_topk_fft_and_sizes():
+    b = hlo.Builder("linalg")
+    a = b.parameter(0, "f32[3,3]")
+    rhs = b.parameter(1, "f32[3,2]")
+    low = ops.cholesky(a)
+    y = ops.triangular_solve(low, rhs)                          # l y = rhs
+    x = ops.triangular_solve(low, y, transpose_a="TRANSPOSE")   # l^T x = y: a x = rhs
+    vals, idx = ops.get_tuple_element(ops.top_k(rhs.T, 1), 0), ops.get_tuple_element(ops.top_k(rhs.T, 1), 1)
+    spec = ops.fft(rhs.T, "RFFT", [3])
+    m = b.build((x, vals, idx, spec, ops.get_dimension_size(a, 1)))
+    av = np.array([[4, 2, 0], [2, 5, 1], [0, 1, 3]], np.float32)
+    rv = np.array([[1, 2], [3, 0], [2, 5]], np.float32)
+    got = hlo.run(m, av, rv)
+    np.testing.assert_allclose(got[0], np.linalg.solve(av, rv), rtol=1e-5)
+    np.testing.assert_array_equal(got[1], rv.T.max(1, keepdims=True))
+    np.testing.assert_array_equal(got[2], rv.T.argmax(1)[:, None])
+    np.testing.assert_allclose(got[3], np.fft.rfft(rv.T, axis=-1), atol=1e-5)
+    assert got[4] == 3
+    with pytest.raises(ValueError, match="fft_type must be one of FFT, IFFT, RFFT, IRFFT"):
+        ops.fft(rhs, "DCT", [2])
+
+
+def test_batch_norm_infeed_outfeed_custom_call_and_bits():
+    b = hlo.Builder("misc")
+    x = b.parameter(0, "f32[4,2]")
+    y, mean, var = (ops.get_tuple_element(ops.batch_norm_training(x, np.ones(2), np.zeros(2), 1e-3, 1), i)
+                    for i in range(3))
+    fed = ops.infeed(b, "f32[2]")
+    ops.outfeed(fed * 2.0)
+    ident = ops.custom_call(b, "Sharding", [fed], "f32[2]")
+    state = b.constant(np.array([1, 2], np.uint64))
+    bits = ops.get_tuple_element(ops.rng_bit_generator(state, (np.uint32, [3]), "rng_three_fry"), 1)
+    m = b.build((y, mean, var, ident, bits))
+    xv = np.array([[1, 0], [2, 0], [3, 4], [6, 8]], np.float32)
+    with pytest.raises(hlo.HloError, match="infeed"):
+        hlo.run(m, xv)  # nothing fed
+    yv, mv, vv, iv, bv = hlo.run(m, xv, infeed=[np.array([7, 8], np.float32)])
+    np.testing.assert_allclose(mv, xv.mean(0), rtol=1e-6)
+    np.testing.assert_allclose(vv, xv.var(0), rtol=1e-6)
+    np.testing.assert_allclose(yv, (xv - xv.mean(0)) / np.sqrt(xv.var(0) + 1e-3), rtol=1e-5)
+    np.testing.assert_array_equal(iv, [7, 8])
+    assert bv.dtype == np.uint32 and bv.shape == (3,)
+    np.testing.assert_array_equal(bv, hlo.run(m, xv, infeed=[np.zeros(2, np.float32)])[4])  # a function of the state
+    text = m.to_text()
+    assert "batch-norm-training" in text and 'custom_call_target="Sharding"' in text
+    assert "rng-bit-generator" in text and "outfeed(" in text
+
