@@ -314,6 +314,56 @@ void RegisterComputeOps(py::module_& m) {
       py::arg("operands"), py::arg("init_values"), py::arg("computation"), py::arg("dimensions"),
       "computation: an hlo.Computation, a function of (accumulators..., values...) or \"add\", \"mul\", "
       "\"max\", \"min\", \"and\", \"or\".");
+  using IL = std::vector<int64_t>;
+  m.def(
+      "gather",
+      [](const PyOp& x, py::object start_indices, IL offset_dims, IL collapsed_slice_dims, IL start_index_map,
+         int64_t index_vector_dim, IL slice_sizes, IL operand_batching_dims, IL start_indices_batching_dims,
+         bool indices_are_sorted) {
+        client::GatherDimensionNumbers dn{offset_dims,     collapsed_slice_dims,  start_index_map,
+                                          index_vector_dim, operand_batching_dims, start_indices_batching_dims};
+        XlaOp idx = ConstantOf(x.builder, start_indices, PrimitiveType::S32);
+        return Wrap(x.builder, client::Gather(x.op, idx, dn, slice_sizes, indices_are_sorted));
+      },
+      py::arg("x"), py::arg("start_indices"), py::kw_only(), py::arg("offset_dims"),
+      py::arg("collapsed_slice_dims"), py::arg("start_index_map"), py::arg("index_vector_dim"),
+      py::arg("slice_sizes"), py::arg("operand_batching_dims") = IL{},
+      py::arg("start_indices_batching_dims") = IL{}, py::arg("indices_are_sorted") = false,
+      "The document's Gather; start_indices: an op or an int array (s32 constant).");
+  m.def(
+      "scatter",
+      [](const PyOp& x, py::object scatter_indices, py::object updates, py::object computation,
+         IL update_window_dims, IL inserted_window_dims, IL scatter_dims_to_operand_dims, int64_t index_vector_dim,
+         IL input_batching_dims, IL scatter_indices_batching_dims, bool indices_are_sorted, bool unique_indices) {
+        client::ScatterDimensionNumbers dn{update_window_dims,  inserted_window_dims, scatter_dims_to_operand_dims,
+                                           index_vector_dim,    input_batching_dims,  scatter_indices_batching_dims};
+        XlaOp idx = ConstantOf(x.builder, scatter_indices, PrimitiveType::S32);
+        XlaOp upd = ToOp(updates, x);
+        client::XlaComputation comp = ComputationArg(x.builder, computation, "update", {ScalarOf(x), ScalarOf(x)});
+        return Wrap(x.builder, client::Scatter(x.op, idx, upd, comp, dn, indices_are_sorted, unique_indices));
+      },
+      py::arg("x"), py::arg("scatter_indices"), py::arg("updates"), py::arg("computation"), py::kw_only(),
+      py::arg("update_window_dims"), py::arg("inserted_window_dims"), py::arg("scatter_dims_to_operand_dims"),
+      py::arg("index_vector_dim"), py::arg("input_batching_dims") = IL{},
+      py::arg("scatter_indices_batching_dims") = IL{}, py::arg("indices_are_sorted") = false,
+      py::arg("unique_indices") = false,
+      "The document's Scatter; computation combines (current, update), e.g. \"add\" or a function.");
+  m.def(
+      "select_and_scatter",
+      [](const PyOp& x, py::object select, IL window_dimensions, IL window_strides, py::object padding,
+         py::object source, py::object init, py::object scatter) {
+        const std::vector<int64_t> in(x.shape().dims().begin(), x.shape().dims().end());
+        Pairs pads = SpatialPadding(padding, in, window_dimensions, window_strides, {});
+        if (window_strides.empty()) window_strides.assign(in.size(), 1);
+        client::XlaComputation sel = ComputationArg(x.builder, select, "select", {ScalarOf(x), ScalarOf(x)});
+        client::XlaComputation sca = ComputationArg(x.builder, scatter, "scatter", {ScalarOf(x), ScalarOf(x)});
+        return Wrap(x.builder, client::SelectAndScatterWithGeneralPadding(x.op, sel, window_dimensions,
+                                                                          window_strides, pads, ToOp(source, x),
+                                                                          ToOp(init, x), sca));
+      },
+      py::arg("x"), py::arg("select"), py::arg("window_dimensions"), py::arg("window_strides"),
+      py::arg("padding"), py::arg("source"), py::arg("init_value"), py::arg("scatter"),
+      "select: a function (a, b) -> pred choosing a; scatter: \"add\" or a function.");
   m.def(
       "reduce_window",
       [](const PyOp& x, py::object init, py::object computation, std::vector<int64_t> window_dimensions,

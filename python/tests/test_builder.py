@@ -328,3 +328,28 @@ def test_batch_norm_infeed_outfeed_custom_call_and_bits():
     assert "batch-norm-training" in text and 'custom_call_target="Sharding"' in text
     assert "rng-bit-generator" in text and "outfeed(" in text
 
+
+
+def test_gather_scatter_select_and_scatter():
+    b = hlo.Builder("gs")
+    x = b.parameter(0, "f32[3,3]")
+    rows = ops.gather(x, np.array([[2], [0]]), offset_dims=[1], collapsed_slice_dims=[0], start_index_map=[0],
+                      index_vector_dim=1, slice_sizes=[1, 3])
+    added = ops.scatter(x, [[0], [2]], np.ones((2, 3)), "add", update_window_dims=[1], inserted_window_dims=[0],
+                        scatter_dims_to_operand_dims=[0], index_vector_dim=1)
+    v = b.parameter(1, "f32[6]")
+    # The document's SelectAndScatter shape: the max of each window of 2
+    # receives the source value.
+    sas = ops.select_and_scatter(v, lambda a, c: a >= c, [2], [2], "VALID", np.array([10, 20, 30], np.float32),
+                                 0.0, "add")
+    m = b.build((rows, added, sas))
+    xv = np.arange(9, dtype=np.float32).reshape(3, 3)
+    vv = np.array([1, 9, 3, 7, 5, 6], np.float32)
+    got = hlo.run(m, xv, vv)
+    np.testing.assert_array_equal(got[0], xv[[2, 0]])
+    want = xv.copy()
+    want[[0, 2]] += 1
+    np.testing.assert_array_equal(got[1], want)
+    np.testing.assert_array_equal(got[2], [0, 10, 0, 20, 0, 30])
+    with pytest.raises(TypeError):
+        ops.gather(x, [[0]], [1], [0], [0], 1, [1, 3])  # the dimension numbers are keywords
