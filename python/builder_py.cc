@@ -213,11 +213,51 @@ PyOp ReduceAxes(const PyOp& x, const py::object& axis, const char* reducer, doub
   return Wrap(x.builder, client::Reduce(x.op, init_op, comp, dims));
 }
 
+// a[i, :, j] with computed (op) indices: a dynamic-slice of size 1 in the
+// indexed dimensions (starts clamped into range, as dynamic-slice does),
+// reshaped to drop them. Only ints, ops and full slices ':' mix here.
+PyOp DynamicGetItem(const PyOp& x, const py::tuple& key) {
+  const std::vector<int64_t> in = Dims(x.shape());
+  const int64_t rank = static_cast<int64_t>(in.size());
+  if (static_cast<int64_t>(key.size()) > rank)
+    throw py::index_error(absl::StrCat("too many indices: ", key.size(), " for an op of rank ", rank));
+  std::vector<XlaOp> starts;
+  std::vector<int64_t> sizes, out;
+  for (int64_t d = 0; d < rank; ++d) {
+    py::handle k = d < static_cast<int64_t>(key.size()) ? key[d] : py::handle();
+    if (!k || (py::isinstance<py::slice>(k) && py::str(k).cast<std::string>() == "slice(None, None, None)")) {
+      starts.push_back(ConstantOf(x.builder, py::int_(0), PrimitiveType::S32));
+      sizes.push_back(in[d]);
+      out.push_back(in[d]);
+    } else if (py::isinstance<PyOp>(k)) {
+      const PyOp& i = k.cast<const PyOp&>();
+      XlaOp s32 = i.shape().element_type() == PrimitiveType::S32
+                      ? i.op
+                      : Wrap(x.builder, client::ConvertElementType(i.op, PrimitiveType::S32)).op;
+      starts.push_back(s32);
+      sizes.push_back(1);
+    } else if (py::isinstance<py::int_>(k)) {
+      int64_t i = k.cast<int64_t>();
+      if (i < -in[d] || i >= in[d])
+        throw py::index_error(absl::StrCat("index ", i, " is out of bounds for dimension ", d, " of size ", in[d]));
+      starts.push_back(ConstantOf(x.builder, py::int_(i < 0 ? i + in[d] : i), PrimitiveType::S32));
+      sizes.push_back(1);
+    } else {
+      throw py::index_error("with a computed (hlo.Op) index, the other indices must be ints or ':'");
+    }
+  }
+  PyOp sliced = Wrap(x.builder, client::DynamicSlice(x.op, starts, sizes));
+  return ReshapeTo(sliced, out);
+}
+
 // a[key]: ints, slices (any step), None (a new size-1 dimension) and one
-// Ellipsis, lowered to reverse (negative steps), slice and reshape.
+// Ellipsis, lowered to reverse (negative steps), slice and reshape; with an
+// hlo.Op among the indices, DynamicGetItem.
 PyOp GetItem(const PyOp& x, const py::object& key_in) {
   if (!x.shape().IsArray()) throw py::type_error("only array ops can be indexed");
   py::tuple key = py::isinstance<py::tuple>(key_in) ? key_in.cast<py::tuple>() : py::make_tuple(key_in);
+  for (const py::handle& k : key)
+    if (py::isinstance<PyOp>(k)) return DynamicGetItem(x, key);
   const std::vector<int64_t> in = Dims(x.shape());
   const int64_t rank = static_cast<int64_t>(in.size());
   int64_t consuming = 0;
@@ -265,9 +305,8 @@ PyOp GetItem(const PyOp& x, const py::object& key_in) {
       limit[d] = i + 1;
       ++d;
     } else {
-      throw py::type_error(absl::StrCat("hlo.Op indices are ints, slices, None and ...; not ",
-                                        py::str(py::type::of(k)).cast<std::string>(),
-                                        " (use hlo.ops.dynamic_slice for computed indices)"));
+      throw py::type_error(absl::StrCat("hlo.Op indices are ints, slices, None, ... and scalar hlo.Op; not ",
+                                        py::str(py::type::of(k)).cast<std::string>()));
     }
   }
   for (; d < rank; ++d) out.push_back(in[d]);

@@ -353,3 +353,22 @@ def test_gather_scatter_select_and_scatter():
     np.testing.assert_array_equal(got[2], [0, 10, 0, 20, 0, 30])
     with pytest.raises(TypeError):
         ops.gather(x, [[0]], [1], [0], [0], 1, [1, 3])  # the dimension numbers are keywords
+
+
+def test_computed_indices_are_dynamic_slices():
+    b = hlo.Builder("dyn")
+    x = b.parameter(0, "f32[4,3]")
+    i = b.parameter(1, "s32[]")
+    j = b.parameter(2, "u32[]")
+    m = b.build((x[i], x[i, j], x[:, j], x[-1, j]))
+    xv = np.arange(12, dtype=np.float32).reshape(4, 3)
+    got = hlo.run(m, xv, np.int32(2), np.uint32(1))
+    for g, w in zip(got, (xv[2], xv[2, 1], xv[:, 1], xv[-1, 1])):
+        np.testing.assert_array_equal(g, w)
+    assert "dynamic-slice(" in m.to_text()
+    # dynamic-slice clamps a start that would run past the end.
+    np.testing.assert_array_equal(hlo.run(m, xv, np.int32(9), np.uint32(0))[0], xv[3])
+    b = hlo.Builder("dyn_bad")
+    x = b.parameter(0, "f32[4,3]")
+    with pytest.raises(IndexError, match="must be ints or ':'"):
+        x[b.parameter(1, "s32[]"), 1:2]
