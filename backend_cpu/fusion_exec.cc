@@ -459,6 +459,8 @@ absl::StatusOr<Literal> RunFusionPlan(const FusionPlan& plan, const Instruction&
   return Literal::MakeTuple(std::move(outs));
 }
 
+absl::Status CanRunByRows(const Computation& fused) { return MakeFusionPlan(fused).status(); }
+
 FusionPlans::FusionPlans(const Module& module) {
   for (const Computation* c : module.computations())
     for (const Instruction* instr : c->instructions()) {

@@ -45,6 +45,9 @@ class FusionPlans {
 // Compiles `fused` into a plan, or says why it cannot run by rows.
 absl::StatusOr<std::unique_ptr<FusionPlan>> MakeFusionPlan(const Computation& fused);
 
+// OK when `fused` runs by rows, else why it runs op by op.
+absl::Status CanRunByRows(const Computation& fused);
+
 // Runs `fusion` (whose computation `plan` was made from) on its operands.
 absl::StatusOr<Literal> RunFusionPlan(const FusionPlan& plan, const Instruction& fusion,
                                       absl::Span<const Literal* const> operands, OpContext& ctx);

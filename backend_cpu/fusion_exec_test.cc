@@ -1,0 +1,260 @@
+// Fused execution by blocks of rows (fusion_exec.h) against the op-by-op
+// run of the same fusions (RunOptions::fused_execution = false): the same
+// bits, at 1 and 2 threads, for every kind of row op, scalar splats,
+// reshapes, multi-output fusions, narrow and integer types, rows longer
+// than a block, and fusions that do not split (they run op by op).
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "backend_cpu/executor.h"
+#include "backend_cpu/fusion_exec.h"
+#include "backend_cpu/thread_pool.h"
+#include "parser/parser.h"
+#include "gtest/gtest.h"
+
+namespace hlo::cpu {
+namespace {
+
+// Deterministic values of every array element: floats in [-4, 4) (bf16 as
+// the top half of an f32), integers in [-50, 50), pred alternating.
+void Fill(Literal& lit, uint64_t seed) {
+  uint64_t x = seed * 0x9E3779B97F4A7C15ull + 1;
+  auto next = [&] {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    return x;
+  };
+  const int64_t n = lit.physical_count();
+  for (int64_t i = 0; i < n; ++i) {
+    const float f = static_cast<float>(next() % 8000) / 1000.0f - 4.0f;
+    switch (lit.shape().element_type()) {
+      case PrimitiveType::F32: lit.SetRaw<float>(i, f); break;
+      case PrimitiveType::BF16: {
+        uint32_t bits;
+        std::memcpy(&bits, &f, 4);
+        lit.SetRaw<uint16_t>(i, static_cast<uint16_t>(bits >> 16));
+        break;
+      }
+      case PrimitiveType::S32: lit.SetRaw<int32_t>(i, static_cast<int32_t>(next() % 100) - 50); break;
+      case PrimitiveType::PRED: lit.SetRaw<uint8_t>(i, static_cast<uint8_t>(i % 3 == 0)); break;
+      default: FAIL() << "no filler for this type";
+    }
+  }
+}
+
+bool SameBits(const Literal& a, const Literal& b) {
+  if (a.IsTuple() != b.IsTuple()) return false;
+  if (a.IsTuple()) {
+    if (a.tuple_elements().size() != b.tuple_elements().size()) return false;
+    for (size_t i = 0; i < a.tuple_elements().size(); ++i)
+      if (!SameBits(a.tuple_elements()[i], b.tuple_elements()[i])) return false;
+    return true;
+  }
+  return a.shape().dims() == b.shape().dims() && a.size_bytes() == b.size_bytes() &&
+         std::memcmp(a.data(), b.data(), a.size_bytes()) == 0;
+}
+
+// Runs `text` fused and op by op at widths 1 and 2; expects equal bits and,
+// when `splits`, that every fusion of the module has a row plan.
+void ExpectSameAsOpByOp(const char* text, bool splits = true) {
+  absl::StatusOr<std::unique_ptr<Module>> module = ParseModule(text);
+  ASSERT_TRUE(module.ok()) << module.status();
+  for (const Computation* c : (*module)->computations())
+    for (const Instruction* i : c->instructions())
+      if (i->opcode() == Opcode::kFusion) {
+        const Computation* fused = i->AttrOr<Computation*>("calls", nullptr);
+        const absl::Status by_rows = CanRunByRows(*fused);
+        EXPECT_EQ(by_rows.ok(), splits) << i->name() << ": " << by_rows;
+      }
+  std::vector<Literal> args;
+  uint64_t seed = 1;
+  for (const Instruction* p : (*module)->entry()->parameters()) {
+    args.emplace_back(p->shape());
+    Fill(args.back(), seed++);
+  }
+  const int old_width = ThreadPoolWidth();
+  RunOptions op_by_op;
+  op_by_op.fused_execution = false;
+  SetThreadPoolWidth(1);
+  absl::StatusOr<RunResult> want = RunModule(**module, args, op_by_op);
+  ASSERT_TRUE(want.ok()) << want.status();
+  for (int width : {1, 2}) {
+    SetThreadPoolWidth(width);
+    absl::StatusOr<RunResult> got = RunModule(**module, args);
+    ASSERT_TRUE(got.ok()) << got.status();
+    EXPECT_TRUE(SameBits(got->results[0], want->results[0])) << "width " << width;
+  }
+  SetThreadPoolWidth(old_width);
+}
+
+TEST(FusionExecTest, Bf16SoftmaxWithOddRowCount) {
+  ExpectSameAsOpByOp(R"(
+HloModule m
+mx { x = bf16[] parameter(0)  y = bf16[] parameter(1)  ROOT m = bf16[] maximum(x, y) }
+ad { x = f32[] parameter(0)  y = f32[] parameter(1)  ROOT s = f32[] add(x, y) }
+f {
+  a = bf16[37,300] parameter(0)
+  ninf = bf16[] constant(-inf)
+  rmax = bf16[37] reduce(a, ninf), dimensions={1}, to_apply=mx
+  b = bf16[37,300] broadcast(rmax), dimensions={0}
+  s = bf16[37,300] subtract(a, b)
+  sf = f32[37,300] convert(s)
+  e = f32[37,300] exponential(sf)
+  z = f32[] constant(0)
+  rs = f32[37] reduce(e, z), dimensions={1}, to_apply=ad
+  bs = f32[37,300] broadcast(rs), dimensions={0}
+  d = f32[37,300] divide(e, bs)
+  ROOT o = bf16[37,300] convert(d)
+}
+ENTRY e {
+  a = bf16[37,300] parameter(0)
+  ROOT r = bf16[37,300] fusion(a), kind=kInput, calls=f
+})");
+}
+
+TEST(FusionExecTest, LayerNormWithMeanAndVarianceAsExtraOutputs) {
+  ExpectSameAsOpByOp(R"(
+HloModule m
+ad { x = f32[] parameter(0)  y = f32[] parameter(1)  ROOT s = f32[] add(x, y) }
+f {
+  x = f32[19,130] parameter(0)
+  g = f32[130] parameter(1)
+  b = f32[130] parameter(2)
+  z = f32[] constant(0)
+  inv = f32[] constant(0.0076923077)
+  bi = f32[19] broadcast(inv), dimensions={}
+  s = f32[19] reduce(x, z), dimensions={1}, to_apply=ad
+  mean = f32[19] multiply(s, bi)
+  bm = f32[19,130] broadcast(mean), dimensions={0}
+  xc = f32[19,130] subtract(x, bm)
+  sq = f32[19,130] multiply(xc, xc)
+  ss = f32[19] reduce(sq, z), dimensions={1}, to_apply=ad
+  var = f32[19] multiply(ss, bi)
+  eps = f32[] constant(1e-5)
+  be = f32[19] broadcast(eps), dimensions={}
+  ve = f32[19] add(var, be)
+  rstd = f32[19] rsqrt(ve)
+  br = f32[19,130] broadcast(rstd), dimensions={0}
+  xn = f32[19,130] multiply(xc, br)
+  bg = f32[19,130] broadcast(g), dimensions={1}
+  bb = f32[19,130] broadcast(b), dimensions={1}
+  y0 = f32[19,130] multiply(xn, bg)
+  y = f32[19,130] add(y0, bb)
+  ROOT t = (f32[19,130], f32[19], f32[19]) tuple(y, mean, var)
+}
+ENTRY e {
+  x = f32[19,130] parameter(0)
+  g = f32[130] parameter(1)
+  b = f32[130] parameter(2)
+  ROOT r = (f32[19,130], f32[19], f32[19]) fusion(x, g, b), kind=kInput, calls=f
+})");
+}
+
+TEST(FusionExecTest, ScalarSplatsSelectsConvertsAndReshapes) {
+  ExpectSameAsOpByOp(R"(
+HloModule m
+f {
+  a = f32[6,10,7] parameter(0)
+  n = s32[6,10,7] parameter(1)
+  lo = f32[] constant(-1.5)
+  hi = f32[] constant(2.25)
+  c = f32[6,10,7] clamp(lo, a, hi)
+  k = s32[] constant(3)
+  bk = s32[6,10,7] broadcast(k), dimensions={}
+  gt = pred[6,10,7] compare(n, bk), direction=GT
+  ci = s32[6,10,7] convert(c)
+  m = s32[6,10,7] multiply(ci, n)
+  sel = s32[6,10,7] select(gt, m, n)
+  ROOT r = s32[6,70] reshape(sel)
+}
+ENTRY e {
+  a = f32[6,10,7] parameter(0)
+  n = s32[6,10,7] parameter(1)
+  ROOT r = s32[6,70] fusion(a, n), kind=kLoop, calls=f
+})");
+}
+
+TEST(FusionExecTest, DotUnderItsEpilogue) {
+  ExpectSameAsOpByOp(R"(
+HloModule m
+f {
+  x = f32[33,40] parameter(0)
+  w = f32[40,24] parameter(1)
+  b = f32[24] parameter(2)
+  d = f32[33,24] dot(x, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  bb = f32[33,24] broadcast(b), dimensions={1}
+  s = f32[33,24] add(d, bb)
+  z = f32[] constant(0)
+  bz = f32[33,24] broadcast(z), dimensions={}
+  ROOT r = f32[33,24] maximum(s, bz)
+}
+ENTRY e {
+  x = f32[33,40] parameter(0)
+  w = f32[40,24] parameter(1)
+  b = f32[24] parameter(2)
+  ROOT r = f32[33,24] fusion(x, w, b), kind=kOutput, calls=f
+})");
+}
+
+TEST(FusionExecTest, ThreeDimensionsTwoOuterAndRowsLongerThanABlock) {
+  // k = 2 for the first fusion (reduce of the last dim, a broadcast keeping
+  // both outer dims); the second has one row of 100000 elements, reduced in
+  // the typed kernel's parallel chunks.
+  ExpectSameAsOpByOp(R"(
+HloModule m
+ad { x = f32[] parameter(0)  y = f32[] parameter(1)  ROOT s = f32[] add(x, y) }
+f1 {
+  a = f32[5,6,50] parameter(0)
+  z = f32[] constant(0)
+  r = f32[5,6] reduce(a, z), dimensions={2}, to_apply=ad
+  b = f32[5,6,50] broadcast(r), dimensions={0,1}
+  ROOT d = f32[5,6,50] subtract(a, b)
+}
+f2 {
+  a = f32[1,100000] parameter(0)
+  t = f32[1,100000] tanh(a)
+  z = f32[] constant(0)
+  r = f32[1] reduce(t, z), dimensions={1}, to_apply=ad
+  b = f32[1,100000] broadcast(r), dimensions={0}
+  ROOT d = f32[1,100000] multiply(t, b)
+}
+ENTRY e {
+  a = f32[5,6,50] parameter(0)
+  c = f32[1,100000] parameter(1)
+  x = f32[5,6,50] fusion(a), kind=kInput, calls=f1
+  y = f32[1,100000] fusion(c), kind=kInput, calls=f2
+  ROOT t = (f32[5,6,50], f32[1,100000]) tuple(x, y)
+})");
+}
+
+TEST(FusionExecTest, ColumnReductionAndTransposeRunOpByOp) {
+  // A reduction over the first dimension broadcast back over the rows, and
+  // a transpose root: no row split; the op-by-op path gives the values.
+  ExpectSameAsOpByOp(R"(
+HloModule m
+ad { x = f32[] parameter(0)  y = f32[] parameter(1)  ROOT s = f32[] add(x, y) }
+f1 {
+  a = f32[12,9] parameter(0)
+  z = f32[] constant(0)
+  r = f32[12] reduce(a, z), dimensions={1}, to_apply=ad
+  c = f32[9] reduce(a, z), dimensions={0}, to_apply=ad
+  ROOT t = (f32[12], f32[9]) tuple(r, c)
+}
+f2 {
+  a = f32[12,9] parameter(0)
+  ROOT t = f32[9,12] transpose(a), dimensions={1,0}
+}
+ENTRY e {
+  a = f32[12,9] parameter(0)
+  x = (f32[12], f32[9]) fusion(a), kind=kInput, calls=f1
+  y = f32[9,12] fusion(a), kind=kLoop, calls=f2
+  ROOT t = ((f32[12], f32[9]), f32[9,12]) tuple(x, y)
+})", /*splits=*/false);
+}
+
+}  // namespace
+}  // namespace hlo::cpu
