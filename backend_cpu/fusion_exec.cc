@@ -26,7 +26,7 @@ constexpr int64_t kAlign = 64;
 
 int64_t RoundUp(int64_t x) { return (x + kAlign - 1) / kAlign * kAlign; }
 
-enum class StepKind : uint8_t { kElementwise, kBroadcast, kSplat, kReduce, kAlias };
+enum class StepKind : uint8_t { kElementwise, kCopy, kSplat, kReduce, kAlias };
 
 // One row op, run on a block of m rows.
 struct Step {
@@ -38,10 +38,12 @@ struct Step {
   ElementwiseKernel kernel = nullptr;
   KernelParams params;
   std::vector<int> splat;
-  // kBroadcast: output row r reads the operand at r * src_row_stride plus,
-  // over the merged inner output dims (sizes, outer to inner), index *
-  // stride (stride 0: spread). src_row_stride is 0 for a whole operand.
+  // kCopy (broadcast, transpose, slice, reverse): output row r reads the
+  // operand at r * src_row_stride + src_base plus, over the merged inner
+  // output dims (sizes, outer to inner), index * stride (0: spread,
+  // negative: reversed). src_row_stride is 0 for a whole operand.
   int64_t src_row_stride = 0;
+  int64_t src_base = 0;  // offset (elements) of the first element read
   std::vector<int64_t> sizes, strides;
   // kSplat (a broadcast of a whole scalar): the splat holding its values.
   int splat_index = -1;
@@ -88,38 +90,67 @@ std::vector<int64_t> StridesOf(absl::Span<const int64_t> dims) {
   return s;
 }
 
-absl::Status MakeBroadcastStep(const FusionPlan& plan, const Instruction& instr, Step* step) {
+// The strided copy of a broadcast, transpose, slice or reverse: for every
+// inner output dim d (from k), the operand stride (0: spread; negative:
+// reversed) and the offset of the first element, in the operand's
+// row-major strides.
+absl::Status MakeCopyStep(const FusionPlan& plan, const Instruction& instr, Step* step) {
   const int64_t k = plan.split.outer_dims;
   const Shape& out = instr.shape();
   const Shape& in = instr.operand(0)->shape();
-  const std::vector<int64_t> dims = instr.AttrOr<std::vector<int64_t>>("dimensions", {});
   const std::vector<int64_t> in_strides = StridesOf(in.dims());
-  // The split allowed two forms: the operand keeps the outer dims first
-  // (read by rows) or has none of them (whole, the same for every row).
-  bool keeps_outer = in.rank() >= k;
-  for (int64_t j = 0; j < k && keeps_outer; ++j) keeps_outer = dims[j] == j;
-  std::vector<int64_t> sizes, strides;
-  for (int64_t d = k; d < out.rank(); ++d) {
-    int64_t stride = 0;
-    for (size_t j = 0; j < dims.size(); ++j)
-      if (dims[j] == d) stride = in_strides[j];
-    sizes.push_back(out.dim(d));
-    strides.push_back(stride);
+  std::vector<int64_t> strides(out.rank(), 0);
+  int64_t base = 0;
+  bool keeps_outer = true;  // the operand is read by rows
+  switch (instr.opcode()) {
+    case Opcode::kBroadcast: {
+      // The split allowed two forms: the operand keeps the outer dims first
+      // (read by rows) or has none of them (whole, the same for every row).
+      const std::vector<int64_t> dims = instr.AttrOr<std::vector<int64_t>>("dimensions", {});
+      keeps_outer = in.rank() >= k;
+      for (int64_t j = 0; j < k && keeps_outer; ++j) keeps_outer = dims[j] == j;
+      for (size_t j = 0; j < dims.size(); ++j) strides[dims[j]] = in_strides[j];
+      break;
+    }
+    case Opcode::kTranspose: {
+      const std::vector<int64_t> perm = instr.AttrOr<std::vector<int64_t>>("dimensions", {});
+      for (int64_t d = 0; d < out.rank(); ++d) strides[d] = in_strides[perm[d]];
+      break;
+    }
+    case Opcode::kSlice: {
+      const SliceRanges& ranges = *instr.GetAttr<SliceRanges>("slice");
+      for (int64_t d = 0; d < out.rank(); ++d) {
+        strides[d] = ranges[d].stride * in_strides[d];
+        base += ranges[d].start * in_strides[d];
+      }
+      break;
+    }
+    case Opcode::kReverse: {
+      for (int64_t d = 0; d < out.rank(); ++d) strides[d] = in_strides[d];
+      for (int64_t d : instr.AttrOr<std::vector<int64_t>>("dimensions", {})) {
+        base += (in.dim(d) - 1) * in_strides[d];
+        strides[d] = -in_strides[d];
+      }
+      break;
+    }
+    default:
+      return absl::InternalError(absl::StrCat("no strided copy for ", instr.name()));
   }
-  // Merge adjacent dims that walk the operand evenly; drop size-1 dims.
-  for (size_t d = 0; d < sizes.size(); ++d) {
-    if (sizes[d] == 1) continue;
-    if (!step->sizes.empty() && step->strides.back() == strides[d] * sizes[d]) {
-      step->sizes.back() *= sizes[d];
+  // Merge adjacent inner dims that walk the operand evenly; drop size-1 dims.
+  for (int64_t d = k; d < out.rank(); ++d) {
+    if (out.dim(d) == 1) continue;
+    if (!step->sizes.empty() && step->strides.back() == strides[d] * out.dim(d)) {
+      step->sizes.back() *= out.dim(d);
       step->strides.back() = strides[d];
     } else {
-      step->sizes.push_back(sizes[d]);
+      step->sizes.push_back(out.dim(d));
       step->strides.push_back(strides[d]);
     }
   }
   int64_t row = 1;
   for (int64_t d = k; d < in.rank(); ++d) row *= in.dim(d);
   step->src_row_stride = keeps_outer ? row : 0;
+  step->src_base = base;
   return absl::OkStatus();
 }
 
@@ -199,9 +230,10 @@ absl::StatusOr<std::unique_ptr<FusionPlan>> MakeFusionPlan(const Computation& fu
       step.splat_index = static_cast<int>(plan->splats.size());
       plan->splats.push_back(Splat{step.in[0], plan->row_elems[i], 0});
       bytes_per_row += plan->RowBytes(i);
-    } else if (op == Opcode::kBroadcast) {
-      step.kind = StepKind::kBroadcast;
-      if (absl::Status st = MakeBroadcastStep(*plan, instr, &step); !st.ok()) return st;
+    } else if (op == Opcode::kBroadcast || op == Opcode::kTranspose || op == Opcode::kSlice ||
+               op == Opcode::kReverse) {
+      step.kind = StepKind::kCopy;
+      if (absl::Status st = MakeCopyStep(*plan, instr, &step); !st.ok()) return st;
     } else if (op == Opcode::kReduce) {
       step.kind = StepKind::kReduce;
       step.reducer = instr.AttrOr<Computation*>("to_apply", nullptr);
@@ -418,9 +450,10 @@ absl::StatusOr<Literal> RunFusionPlan(const FusionPlan& plan, const Instruction&
               ins.push_back(step.splat[j] >= 0 ? scratch + plan.splats[step.splat[j]].offset : ptr[step.in[j]]);
             step.kernel(ins.data(), dst, 0, m * plan.row_elems[step.out], step.params);
             break;
-          case StepKind::kBroadcast: {
+          case StepKind::kCopy: {
             const int src = step.in[0];
-            const uint8_t* from = step.src_row_stride != 0 ? ptr[src] : whole[src]->data();
+            const uint8_t* from = (step.src_row_stride != 0 ? ptr[src] : whole[src]->data()) +
+                                  step.src_base * plan.elem_bytes[step.out];
             SpreadAny(plan.elem_bytes[step.out], step, dst, from, m);
             break;
           }

@@ -231,6 +231,23 @@ ENTRY e {
 })");
 }
 
+TEST(FusionExecTest, TransposeSliceAndReverseInsideRows) {
+  ExpectSameAsOpByOp(R"(
+HloModule m
+f {
+  a = f32[4,6,5,3] parameter(0)
+  t = f32[4,3,6,5] transpose(a), dimensions={0,3,1,2}
+  s = f32[4,3,2,5] slice(t), slice={[0:4], [0:3], [1:5:2], [0:5]}
+  r = f32[4,3,2,5] reverse(s), dimensions={1,3}
+  e = f32[4,3,2,5] exponential(r)
+  ROOT n = f32[4,3,2,5] negate(e)
+}
+ENTRY e {
+  a = f32[4,6,5,3] parameter(0)
+  ROOT r = f32[4,3,2,5] fusion(a), kind=kLoop, calls=f
+})");
+}
+
 TEST(FusionExecTest, ColumnReductionAndTransposeRunOpByOp) {
   // A reduction over the first dimension broadcast back over the rows, and
   // a transpose root: no row split; the op-by-op path gives the values.

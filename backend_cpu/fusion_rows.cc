@@ -76,6 +76,33 @@ bool IsRowOp(const Instruction& instr, absl::Span<const int64_t> outer, std::vec
       (*needs)[1] = kNeedWhole;
       return true;
     }
+    case Opcode::kTranspose: {
+      // Permuting inner dims only: a strided copy inside each row.
+      const std::vector<int64_t> perm = instr.AttrOr<std::vector<int64_t>>("dimensions", {});
+      if (static_cast<int64_t>(perm.size()) != shape.rank()) return false;
+      for (int64_t j = 0; j < k; ++j)
+        if (perm[j] != j) return false;
+      (*needs)[0] = kNeedRows;
+      return true;
+    }
+    case Opcode::kSlice: {
+      const SliceRanges* ranges = instr.GetAttr<SliceRanges>("slice");
+      const Shape& o = instr.operand(0)->shape();
+      if (ranges == nullptr || static_cast<int64_t>(ranges->size()) != o.rank()) return false;
+      for (int64_t j = 0; j < o.rank(); ++j) {
+        const SliceRange& r = (*ranges)[j];
+        if (r.stride <= 0 || r.start < 0 || r.limit < r.start || r.limit > o.dim(j)) return false;
+        if (j < k && (r.start != 0 || r.stride != 1 || r.limit != o.dim(j))) return false;
+      }
+      (*needs)[0] = kNeedRows;
+      return true;
+    }
+    case Opcode::kReverse: {
+      for (int64_t d : instr.AttrOr<std::vector<int64_t>>("dimensions", {}))
+        if (d < k || d >= shape.rank()) return false;
+      (*needs)[0] = kNeedRows;
+      return true;
+    }
     case Opcode::kReshape:
     case Opcode::kBitcast: {
       // Both plain row-major (checked for every row value): the bytes of a

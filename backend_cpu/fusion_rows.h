@@ -8,7 +8,8 @@
 //     computed for a block of rows while that block sits in cache:
 //     elementwise ops, broadcasts that keep the outer dimensions first or
 //     add them, single-input reduces of inner dimensions with a typed
-//     reducer, reshapes and bitcasts that keep the outer dimensions; or
+//     reducer, reshapes and bitcasts that keep the outer dimensions,
+//     transposes, slices and reverses of inner dimensions; or
 //   * a whole value (RowRole::kWhole): computed once at full size before
 //     the blocks (parameters, constants, the scalars and vectors that
 //     broadcasts spread, the dot of a dot + epilogue fusion, anything an op

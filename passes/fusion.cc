@@ -1,6 +1,7 @@
 // fusion: groups producers into their consumers and replaces each group by
 // one `fusion` instruction calling a new computation, in XLA's text form:
-//   kind=kLoop   elementwise ops, broadcasts, reshapes/bitcasts;
+//   kind=kLoop   elementwise ops, broadcasts, reshapes/bitcasts, and
+//                transposes, slices and reverses inside rows;
 //   kind=kInput  the same around reductions (a reduce root, or reductions
 //                inside, as in a row softmax or layer norm);
 //   kind=kOutput a dot or convolution under its elementwise epilogue
@@ -46,6 +47,9 @@ bool IsFusibleOp(const Instruction& i) {
     case Opcode::kReduce:
     case Opcode::kReshape:
     case Opcode::kBitcast:
+    case Opcode::kTranspose:  // of inner dimensions (the row split decides)
+    case Opcode::kSlice:
+    case Opcode::kReverse:
       return true;
     case Opcode::kConstant:
       return i.shape().rank() == 0;
