@@ -23,10 +23,13 @@ constexpr int64_t kBlockBytes = 192 << 10;
 // single row would not fit any cache and the scratch would be huge.
 constexpr int64_t kMaxRowBytes = 64 << 20;
 constexpr int64_t kAlign = 64;
+// Shortest invariant row read in place (a kernel call per row); shorter
+// ones are copied into every row of the block.
+constexpr int64_t kMinInvariantRow = 256;
 
 int64_t RoundUp(int64_t x) { return (x + kAlign - 1) / kAlign * kAlign; }
 
-enum class StepKind : uint8_t { kElementwise, kCopy, kSplat, kReduce, kAlias };
+enum class StepKind : uint8_t { kElementwise, kCopy, kSplat, kReduce, kAlias, kInvariantRow };
 
 // One row op, run on a block of m rows.
 struct Step {
@@ -38,6 +41,7 @@ struct Step {
   ElementwiseKernel kernel = nullptr;
   KernelParams params;
   std::vector<int> splat;
+  bool per_row = false;  // an operand is an invariant row: run row by row
   // kCopy (broadcast, transpose, slice, reverse): output row r reads the
   // operand at r * src_row_stride + src_base plus, over the merged inner
   // output dims (sizes, outer to inner), index * stride (0: spread,
@@ -45,6 +49,9 @@ struct Step {
   int64_t src_row_stride = 0;
   int64_t src_base = 0;  // offset (elements) of the first element read
   std::vector<int64_t> sizes, strides;
+  // kInvariantRow (a broadcast that gives every row the same values, the
+  // whole operand, read only by elementwise steps): no copy, the operand
+  // itself stands for each row.
   // kSplat (a broadcast of a whole scalar): the splat holding its values.
   int splat_index = -1;
   // kReduce: the typed reducer, the operand's dims after the outer ones and
@@ -75,6 +82,7 @@ class FusionPlan {
   int64_t block_rows = 1;
   int64_t scratch_bytes = 0;
   bool tuple_root = false;        // a multi-output fusion (its root is a tuple)
+  std::vector<bool> invariant_row;  // per position: one row stands for all
   std::vector<int> outputs;       // positions of the fusion's outputs
   std::vector<int> output_index;  // per position: its output number, or -1
 
@@ -257,9 +265,33 @@ absl::StatusOr<std::unique_ptr<FusionPlan>> MakeFusionPlan(const Computation& fu
   for (int p : plan->outputs) bytes_per_row += plan->RowBytes(p);  // written through the cache
   if (bytes_per_row > kMaxRowBytes) return absl::InvalidArgumentError("rows too long to block");
   plan->block_rows = std::clamp<int64_t>(kBlockBytes / std::max<int64_t>(1, bytes_per_row), 1, s.rows);
+  // Rows that are the same whole vector for every row (bias, gamma, beta)
+  // are not copied into each row when only elementwise steps read them
+  // and the rows are long enough for a kernel call per row.
+  std::vector<int> step_of(n, -1);
+  for (size_t j = 0; j < plan->steps.size(); ++j) step_of[plan->steps[j].out] = static_cast<int>(j);
+  plan->invariant_row.assign(n, false);
+  for (Step& step : plan->steps) {
+    if (step.kind != StepKind::kCopy || step.src_row_stride != 0 || step.src_base != 0 ||
+        step.sizes.size() != 1 || step.strides[0] != 1 || step.sizes[0] != plan->row_elems[step.out] ||
+        plan->row_elems[step.out] < kMinInvariantRow || plan->output_index[step.out] >= 0)
+      continue;
+    bool elementwise_users = true;
+    for (const Instruction* u : s.order[step.out]->users()) {
+      const int j = step_of[position[u]];
+      elementwise_users &= j >= 0 && plan->steps[j].kind == StepKind::kElementwise;
+    }
+    if (!elementwise_users) continue;
+    step.kind = StepKind::kInvariantRow;
+    plan->invariant_row[step.out] = true;
+  }
+  for (Step& step : plan->steps)
+    if (step.kind == StepKind::kElementwise)
+      for (int p : step.in) step.per_row |= plan->invariant_row[p];
   int64_t at = 0;
   for (const Step& step : plan->steps) {
-    if (step.kind == StepKind::kAlias || step.kind == StepKind::kSplat || plan->output_index[step.out] >= 0)
+    if (step.kind == StepKind::kAlias || step.kind == StepKind::kSplat ||
+        step.kind == StepKind::kInvariantRow || plan->output_index[step.out] >= 0)
       continue;
     plan->offset[step.out] = at;
     at += RoundUp(plan->RowBytes(step.out) * plan->block_rows);
@@ -448,7 +480,20 @@ absl::StatusOr<Literal> RunFusionPlan(const FusionPlan& plan, const Instruction&
             ins.clear();
             for (size_t j = 0; j < step.in.size(); ++j)
               ins.push_back(step.splat[j] >= 0 ? scratch + plan.splats[step.splat[j]].offset : ptr[step.in[j]]);
-            step.kernel(ins.data(), dst, 0, m * plan.row_elems[step.out], step.params);
+            if (!step.per_row) {
+              step.kernel(ins.data(), dst, 0, m * plan.row_elems[step.out], step.params);
+              break;
+            }
+            for (int64_t r = 0; r < m; ++r) {
+              // Splats and invariant rows are the same for every row.
+              for (size_t j = 0; j < step.in.size(); ++j)
+                if (step.splat[j] < 0 && !plan.invariant_row[step.in[j]])
+                  ins[j] = ptr[step.in[j]] + r * plan.RowBytes(step.in[j]);
+              step.kernel(ins.data(), dst + r * row_bytes, 0, plan.row_elems[step.out], step.params);
+            }
+            break;
+          case StepKind::kInvariantRow:
+            dst = const_cast<uint8_t*>(whole[step.in[0]]->data());
             break;
           case StepKind::kCopy: {
             const int src = step.in[0];

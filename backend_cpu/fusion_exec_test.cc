@@ -117,40 +117,42 @@ ENTRY e {
 }
 
 TEST(FusionExecTest, LayerNormWithMeanAndVarianceAsExtraOutputs) {
+  // Rows of 300 (>= kMinInvariantRow): gamma and beta are read in place
+  // for every row, not copied.
   ExpectSameAsOpByOp(R"(
 HloModule m
 ad { x = f32[] parameter(0)  y = f32[] parameter(1)  ROOT s = f32[] add(x, y) }
 f {
-  x = f32[19,130] parameter(0)
-  g = f32[130] parameter(1)
-  b = f32[130] parameter(2)
+  x = f32[19,300] parameter(0)
+  g = f32[300] parameter(1)
+  b = f32[300] parameter(2)
   z = f32[] constant(0)
-  inv = f32[] constant(0.0076923077)
+  inv = f32[] constant(0.0033333334)
   bi = f32[19] broadcast(inv), dimensions={}
   s = f32[19] reduce(x, z), dimensions={1}, to_apply=ad
   mean = f32[19] multiply(s, bi)
-  bm = f32[19,130] broadcast(mean), dimensions={0}
-  xc = f32[19,130] subtract(x, bm)
-  sq = f32[19,130] multiply(xc, xc)
+  bm = f32[19,300] broadcast(mean), dimensions={0}
+  xc = f32[19,300] subtract(x, bm)
+  sq = f32[19,300] multiply(xc, xc)
   ss = f32[19] reduce(sq, z), dimensions={1}, to_apply=ad
   var = f32[19] multiply(ss, bi)
   eps = f32[] constant(1e-5)
   be = f32[19] broadcast(eps), dimensions={}
   ve = f32[19] add(var, be)
   rstd = f32[19] rsqrt(ve)
-  br = f32[19,130] broadcast(rstd), dimensions={0}
-  xn = f32[19,130] multiply(xc, br)
-  bg = f32[19,130] broadcast(g), dimensions={1}
-  bb = f32[19,130] broadcast(b), dimensions={1}
-  y0 = f32[19,130] multiply(xn, bg)
-  y = f32[19,130] add(y0, bb)
-  ROOT t = (f32[19,130], f32[19], f32[19]) tuple(y, mean, var)
+  br = f32[19,300] broadcast(rstd), dimensions={0}
+  xn = f32[19,300] multiply(xc, br)
+  bg = f32[19,300] broadcast(g), dimensions={1}
+  bb = f32[19,300] broadcast(b), dimensions={1}
+  y0 = f32[19,300] multiply(xn, bg)
+  y = f32[19,300] add(y0, bb)
+  ROOT t = (f32[19,300], f32[19], f32[19]) tuple(y, mean, var)
 }
 ENTRY e {
-  x = f32[19,130] parameter(0)
-  g = f32[130] parameter(1)
-  b = f32[130] parameter(2)
-  ROOT r = (f32[19,130], f32[19], f32[19]) fusion(x, g, b), kind=kInput, calls=f
+  x = f32[19,300] parameter(0)
+  g = f32[300] parameter(1)
+  b = f32[300] parameter(2)
+  ROOT r = (f32[19,300], f32[19], f32[19]) fusion(x, g, b), kind=kInput, calls=f
 })");
 }
 
