@@ -557,6 +557,9 @@ absl::StatusOr<RunResult> RunModule(const Module& module, absl::Span<const Liter
   for (int64_t i = 0; i < local; ++i) out.results.push_back(*std::move(results[i]));
   out.peak_bytes = device[0].peak_bytes.load();
   out.notes = device[0].notes;
+  // Profiles say which fusions did not run as one kernel, and why.
+  if (options.profiler != nullptr && fusion_plans != nullptr)
+    for (std::string& note : fusion_plans->OpByOpNotes()) out.notes.push_back(std::move(note));
   out.outfeed = channels.TakeOutfeed();
   return out;
 }

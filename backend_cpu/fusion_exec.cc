@@ -556,6 +556,14 @@ FusionPlans::FusionPlans(const Module& module) {
 
 FusionPlans::~FusionPlans() = default;
 
+std::vector<std::string> FusionPlans::OpByOpNotes() const {
+  std::vector<std::string> notes;
+  for (const auto& [fused, reason] : reasons_)
+    notes.push_back(absl::StrCat("fused computation %", fused->name(), " runs op by op: ", reason));
+  std::sort(notes.begin(), notes.end());
+  return notes;
+}
+
 const FusionPlan* FusionPlans::Find(const Computation* fused) const {
   auto it = plans_.find(fused);
   return it == plans_.end() ? nullptr : it->second.get();

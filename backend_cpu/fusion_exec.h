@@ -14,6 +14,8 @@
 #pragma once
 
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
@@ -36,6 +38,9 @@ class FusionPlans {
   const FusionPlan* Find(const Computation* fused) const;
   // Why `fused` runs op by op (empty when it has a plan or is unknown).
   std::string WhyNotFused(const Computation* fused) const;
+  // "fused computation %NAME runs op by op: REASON" for each fusion
+  // without a plan, sorted (hlo-run --profile shows them).
+  std::vector<std::string> OpByOpNotes() const;
 
  private:
   absl::flat_hash_map<const Computation*, std::unique_ptr<FusionPlan>> plans_;
