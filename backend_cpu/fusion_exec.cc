@@ -5,6 +5,10 @@
 #include <cstring>
 #include <vector>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
 #include "backend_cpu/donation.h"
@@ -26,6 +30,11 @@ constexpr int64_t kAlign = 64;
 // Shortest invariant row read in place (a kernel call per row); shorter
 // ones are copied into every row of the block.
 constexpr int64_t kMinInvariantRow = 256;
+// Outputs of at least this many bytes in all are written with streaming
+// (non-temporal) stores from the block's scratch: they will not be read
+// from the cache soon, and plain stores would first read every line of the
+// result from memory.
+constexpr int64_t kStreamOutputBytes = int64_t{16} << 20;
 
 int64_t RoundUp(int64_t x) { return (x + kAlign - 1) / kAlign * kAlign; }
 
@@ -82,6 +91,7 @@ class FusionPlan {
   int64_t block_rows = 1;
   int64_t scratch_bytes = 0;
   bool tuple_root = false;        // a multi-output fusion (its root is a tuple)
+  bool stream_outputs = false;    // outputs go through scratch + streaming stores
   std::vector<bool> invariant_row;  // per position: one row stands for all
   std::vector<int> outputs;       // positions of the fusion's outputs
   std::vector<int> output_index;  // per position: its output number, or -1
@@ -288,10 +298,14 @@ absl::StatusOr<std::unique_ptr<FusionPlan>> MakeFusionPlan(const Computation& fu
   for (Step& step : plan->steps)
     if (step.kind == StepKind::kElementwise)
       for (int p : step.in) step.per_row |= plan->invariant_row[p];
+  int64_t output_bytes = 0;
+  for (int p : plan->outputs) output_bytes += plan->RowBytes(p) * s.rows;
+  plan->stream_outputs = output_bytes >= kStreamOutputBytes;
   int64_t at = 0;
   for (const Step& step : plan->steps) {
     if (step.kind == StepKind::kAlias || step.kind == StepKind::kSplat ||
-        step.kind == StepKind::kInvariantRow || plan->output_index[step.out] >= 0)
+        step.kind == StepKind::kInvariantRow ||
+        (plan->output_index[step.out] >= 0 && !plan->stream_outputs))
       continue;
     plan->offset[step.out] = at;
     at += RoundUp(plan->RowBytes(step.out) * plan->block_rows);
@@ -376,6 +390,37 @@ void SpreadAny(int64_t bytes, const Step& s, uint8_t* dst, const uint8_t* src, i
     case 16: return Spread<16>(s, dst, src, m);
     default: return;  // refused when planning
   }
+}
+
+// memcpy with non-temporal stores for the aligned middle (SSE2).
+void StreamCopy(uint8_t* dst, const uint8_t* src, int64_t bytes) {
+#if defined(__SSE2__)
+  const int64_t head = std::min<int64_t>(bytes, (16 - reinterpret_cast<uintptr_t>(dst) % 16) % 16);
+  std::memcpy(dst, src, head);
+  dst += head;
+  src += head;
+  bytes -= head;
+  for (; bytes >= 64; bytes -= 64, dst += 64, src += 64) {
+    const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src));
+    const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + 16));
+    const __m128i c = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + 32));
+    const __m128i d = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + 48));
+    _mm_stream_si128(reinterpret_cast<__m128i*>(dst), a);
+    _mm_stream_si128(reinterpret_cast<__m128i*>(dst + 16), b);
+    _mm_stream_si128(reinterpret_cast<__m128i*>(dst + 32), c);
+    _mm_stream_si128(reinterpret_cast<__m128i*>(dst + 48), d);
+  }
+  for (; bytes >= 16; bytes -= 16, dst += 16, src += 16)
+    _mm_stream_si128(reinterpret_cast<__m128i*>(dst), _mm_loadu_si128(reinterpret_cast<const __m128i*>(src)));
+#endif
+  std::memcpy(dst, src, bytes);
+}
+
+// Orders the streaming stores before whatever the thread does next.
+void StreamFence() {
+#if defined(__SSE2__)
+  _mm_sfence();
+#endif
 }
 
 void FillAny(int64_t bytes, uint8_t* dst, const uint8_t* value, int64_t count) {
@@ -472,7 +517,8 @@ absl::StatusOr<Literal> RunFusionPlan(const FusionPlan& plan, const Instruction&
       for (int p : plan.whole)
         if (s.read_by_rows[p]) ptr[p] = whole[p]->data() + r0 * plan.RowBytes(p);
       for (const Step& step : plan.steps) {
-        const int out_index = plan.output_index[step.out];
+        // Without streaming, outputs are computed in place in the result.
+        const int out_index = plan.stream_outputs ? -1 : plan.output_index[step.out];
         const int64_t row_bytes = plan.RowBytes(step.out);
         uint8_t* dst = out_index >= 0 ? out_data[out_index] + r0 * row_bytes : scratch + plan.offset[step.out];
         switch (step.kind) {
@@ -529,7 +575,13 @@ absl::StatusOr<Literal> RunFusionPlan(const FusionPlan& plan, const Instruction&
         }
         ptr[step.out] = dst;
       }
+      if (plan.stream_outputs)
+        for (size_t o = 0; o < num_outputs; ++o) {
+          const int p = plan.outputs[o];
+          StreamCopy(out_data[o] + r0 * plan.RowBytes(p), ptr[p], m * plan.RowBytes(p));
+        }
     }
+    if (plan.stream_outputs) StreamFence();  // before the pool reports the block done
   });
   if (!tuple) return ToLayout(std::move(outs[0]), fusion.shape().layout());
   for (size_t o = 0; o < num_outputs; ++o)

@@ -250,6 +250,26 @@ ENTRY e {
 })");
 }
 
+TEST(FusionExecTest, LargeOutputsWithStreamingStores) {
+  // 3 x 4200001 f32 outputs (over 16 MB in all: written from scratch with
+  // streaming stores), rows of an odd byte length so blocks start unaligned.
+  ExpectSameAsOpByOp(R"(
+HloModule m
+f {
+  a = f32[3,1400001] parameter(0)
+  b = f32[3,1400001] parameter(1)
+  s = f32[3,1400001] add(a, b)
+  t = f32[3,1400001] tanh(s)
+  m = f32[3,1400001] multiply(t, a)
+  ROOT r = (f32[3,1400001], f32[3,1400001]) tuple(m, s)
+}
+ENTRY e {
+  a = f32[3,1400001] parameter(0)
+  b = f32[3,1400001] parameter(1)
+  ROOT r = (f32[3,1400001], f32[3,1400001]) fusion(a, b), kind=kLoop, calls=f
+})");
+}
+
 TEST(FusionExecTest, ColumnReductionAndTransposeRunOpByOp) {
   // A reduction over the first dimension broadcast back over the rows, and
   // a transpose root: no row split; the op-by-op path gives the values.
