@@ -109,7 +109,9 @@ stage_tsan() {
 }
 
 stage_fuzz() {
-  configure_and_build "$FUZZ_BUILD_DIR" hlo_parse_fuzzer -DHLO_BUILD_FUZZ=ON \
+  local targets=hlo_parse_fuzzer
+  if protoc --version >/dev/null 2>&1; then targets="hlo_parse_fuzzer hlo_proto_fuzzer"; fi
+  configure_and_build "$FUZZ_BUILD_DIR" "$targets" -DHLO_BUILD_FUZZ=ON \
     -DHLO_BUILD_BENCH=OFF -DCMAKE_CXX_COMPILER=clang++-14 "${CMAKE_COMMON[@]}"
   local work="$FUZZ_BUILD_DIR/fuzz-run"
   rm -rf "$work"
@@ -123,10 +125,34 @@ stage_fuzz() {
   # -timeout=120: inputs that materialise large elided constants legitimately
   # take tens of seconds under ASan+UBSan+coverage; a real hang still fails.
   log "fuzzing for ${FUZZ_SECONDS}s (seeds: ${seeds[*]})"
-  "$FUZZ_BUILD_DIR/parser/hlo_parse_fuzzer" \
-    -max_total_time="$FUZZ_SECONDS" -timeout=120 -rss_limit_mb=3072 -max_len=131072 \
-    -print_final_stats=1 -artifact_prefix="$work/artifacts/" \
-    "$work/corpus" "${seeds[@]}" </dev/null
+  run_fuzzer "$FUZZ_BUILD_DIR/parser/hlo_parse_fuzzer" "$work" "${seeds[@]}"
+  if [[ -x "$FUZZ_BUILD_DIR/proto/hlo_proto_fuzzer" ]]; then
+    fuzz_protos "$work"
+  fi
+}
+
+# The proto readers (proto/proto_fuzzer.cc), seeded with the test modules
+# written as protos by the release build's hlo-opt (when there is one).
+fuzz_protos() {
+  local work="$1/proto" f
+  mkdir -p "$work/corpus" "$work/seeds" "$work/artifacts"
+  if [[ -x "$BUILD_DIR/tools/hlo-opt" ]]; then
+    for f in "$ROOT"/testdata/parse/*.hlo "$ROOT"/testdata/examples/*.hlo; do
+      "$BUILD_DIR/tools/hlo-opt" --emit=proto "$f" -o "$work/seeds/$(basename "$f").pb" 2>/dev/null || true
+      "$BUILD_DIR/tools/hlo-opt" --emit=pbtxt "$f" -o "$work/seeds/$(basename "$f").pbtxt" 2>/dev/null || true
+    done
+  fi
+  log "fuzzing the proto readers for ${FUZZ_SECONDS}s"
+  run_fuzzer "$FUZZ_BUILD_DIR/proto/hlo_proto_fuzzer" "$work" "$work/seeds"
+}
+
+# run_fuzzer BINARY WORKDIR SEED_DIR...: new inputs go to WORKDIR/corpus,
+# crashes to WORKDIR/artifacts.
+run_fuzzer() {
+  local bin="$1" work="$2"
+  shift 2
+  "$bin" -max_total_time="$FUZZ_SECONDS" -timeout=120 -rss_limit_mb=3072 -max_len=131072 \
+    -print_final_stats=1 -artifact_prefix="$work/artifacts/" "$work/corpus" "$@" </dev/null
 }
 
 START=$SECONDS

@@ -78,6 +78,13 @@ else:
                   % shared_dir)
 config.substitutions.append(('%shared_dir', shared_dir or '/nonexistent-shared-dir'))
 
+# Protobuf support (HLO_WITH_PROTO): tests of proto inputs and outputs say
+# `REQUIRES: proto`.
+if param('with_proto', '0') == '1':
+  config.available_features.add('proto')
+else:
+  lit_config.note('built without protobuf: tests that need it are UNSUPPORTED')
+
 # Graphviz (Debian graphviz) renders hlo-opt --emit=html; tests that need it
 # say `REQUIRES: graphviz`.
 if shutil.which('dot'):

@@ -32,6 +32,7 @@
 #include "parser/parser.h"
 #include "passes/pipeline.h"
 #include "passes/registry.h"
+#include "proto/proto_io.h"
 #include "tools/cli_flags.h"
 #include "tools/file_io.h"
 #include "tools/tool_main.h"
@@ -63,10 +64,10 @@ struct Options {
   std::string passes;
   std::string platform;
   std::string stage = "hlo";
-  std::string format = "hlo";
+  std::string format;  // "" = by the file name (proto/proto_io.h)
   bool cost = false;      // the cost table instead of the module
   std::string cost_json;  // --cost-json=FILE
-  std::string emit = "hlo";  // hlo | dot | html
+  std::string emit = "hlo";  // hlo | dot | html | proto | pbtxt
   bool dot_layouts = false;
   std::string focus;
   std::string radius = "2";
@@ -174,6 +175,15 @@ bool ProcessModule(std::shared_ptr<const std::string> text, const std::string& f
     out->printed = std::move(*graph);
     return true;
   }
+  if (proto::IsProtoEmit(opts.emit)) {
+    absl::StatusOr<std::string> bytes = proto::EncodeModule(**module, opts.emit);
+    if (!bytes.ok()) {
+      AddError(bytes.status().message(), out);
+      return false;
+    }
+    out->printed = *std::move(bytes);
+    return true;
+  }
   out->printed = PrintModule(**module, print_options);
   if (!out->printed.empty() && out->printed.back() != '\n') out->printed.push_back('\n');
   return true;
@@ -244,7 +254,9 @@ int Run(int argc, char** argv) {
                   "accepted for XLA compatibility and ignored (no backends)");
   flags.AddString("stage", &opts.stage, "STAGE", "output stage; only 'hlo' (the default)");
   flags.AddBool("list-stages", &opts.list_stages, "list the supported stages and exit");
-  flags.AddString("format", &opts.format, "FMT", "input format; only 'hlo' (text, the default)");
+  flags.AddString("format", &opts.format, "FMT",
+                  "input format: hlo (text), proto (binary HloModuleProto), pbtxt,\n"
+                  "snapshot (HloSnapshot); default by the name: *.pb, *.pbtxt, else hlo");
   flags.AddBool("cost", &opts.cost,
                 "print XLA's cost analysis (flops, transcendentals, bytes per\n"
                 "instruction and computation) instead of the module");
@@ -252,7 +264,8 @@ int Run(int argc, char** argv) {
                   "write the cost analysis as JSON to FILE (docs/hlo-opt-cost.md)");
   flags.AddString("emit", &opts.emit, "KIND",
                   "what to print: hlo (the module, default), dot (Graphviz),\n"
-                  "html (one page with the graph as SVG; needs Graphviz 'dot')");
+                  "html (one page with the graph as SVG; needs Graphviz 'dot'),\n"
+                  "proto (binary HloModuleProto), pbtxt (its text form)");
   flags.AddBool("dot-layouts", &opts.dot_layouts, "--emit=dot/html: shapes with their layouts");
   flags.AddString("focus", &opts.focus, "NAME",
                   "--emit=dot/html: only the neighbourhood of instruction NAME");
@@ -295,10 +308,6 @@ int Run(int argc, char** argv) {
     return UsageError(
         absl::StrCat("unsupported --stage='", opts.stage, "': only 'hlo' is supported"));
   }
-  if (opts.format != "hlo") {
-    return UsageError(absl::StrCat("unsupported --format='", opts.format,
-                                   "': only 'hlo' (text) input is supported"));
-  }
   // The pipeline: -O's default pipeline, then --passes in order.
   PipelineOptions pipeline_options;
   pipeline_options.verify_each = opts.verify_each;
@@ -339,8 +348,10 @@ int Run(int argc, char** argv) {
   const std::string& input = flags.positional()[0];
   if (input.empty()) return UsageError("empty input file name");
   if (opts.output.empty()) return UsageError("empty output file name (-o)");
-  if (opts.emit != "hlo" && opts.emit != "dot" && opts.emit != "html")
-    return UsageError(absl::StrCat("unknown --emit='", opts.emit, "' (expected hlo, dot or html)"));
+  if (opts.emit != "hlo" && opts.emit != "dot" && opts.emit != "html" && !proto::IsProtoEmit(opts.emit))
+    return UsageError(absl::StrCat("unknown --emit='", opts.emit, "' (expected hlo, dot, html, proto or pbtxt)"));
+  absl::StatusOr<proto::InputFormat> format = proto::ResolveInputFormat(opts.format, input);
+  if (!format.ok()) return UsageError(format.status().message());
   if (opts.cost && opts.emit != "hlo") return UsageError("--cost and --emit=" + opts.emit + " both choose the output");
   int64_t radius = 0;
   if (!cli::ParseInt(opts.radius, 0, 1000, &radius))
@@ -387,6 +398,11 @@ int Run(int argc, char** argv) {
   };
   absl::StatusOr<std::string> text = ReadInput(input);
   if (!text.ok()) return fail(text.status().message());
+  if (*format != proto::InputFormat::kText) {  // protos are read as the text they stand for
+    absl::StatusOr<proto::DecodedInput> decoded = proto::DecodeInput(*text, *format, filename);
+    if (!decoded.ok()) return fail(decoded.status().message());
+    *text = std::move(decoded->hlo_text);
+  }
 
   PrintOptions print_options = opts.short_form ? PrintOptions::Short() : PrintOptions::Long();
   if (opts.print_operand_shapes) print_options.print_operand_shapes = true;

@@ -37,6 +37,7 @@
 #include "tools/donated_args.h"
 #include "tools/npy_dir.h"
 #include "tools/run_inputs.h"
+#include "proto/proto_io.h"
 
 namespace hlo {
 namespace {
@@ -52,9 +53,11 @@ struct Options {
   std::string random_inputs;  // "" = off, else the seed
   std::string random_infeed;  // "" = off, else the seed
   std::string input_module;
+  std::string format;  // "" = by the file name (proto/proto_io.h)
   std::string output;
   std::string output_dir;
   std::string save_inputs;
+  std::string save_snapshot;
   std::string warmup = "0";
   std::string profile;       // "" = off, else the number of rows (0 = all)
   std::string profile_json;
@@ -196,6 +199,10 @@ int Run(int argc, char** argv) {
                          "(floats in [-1,1), integers in [0,8)); SEED defaults to 0");
   flags.AddString("input-module", &opts.input_module, "FILE",
                   "the module file (instead of the positional argument)");
+  flags.AddString("format", &opts.format, "FMT",
+                  "module format: hlo, proto (HloModuleProto), pbtxt, snapshot\n"
+                  "(HloSnapshot: runs with its stored arguments); default by the name");
+  flags.AddString("input-format", &opts.format, "FMT", "the same (run_hlo_module's name)");
   flags.AddString("output", &opts.output, "PATH.npy", "write the (non-tuple) result as .npy");
   flags.AddString("output-dir", &opts.output_dir, "DIR",
                   "write every leaf of the result as DIR/0.npy, DIR/1.npy, ...\n"
@@ -204,6 +211,9 @@ int Run(int argc, char** argv) {
                   "write the arguments used (from --input or --random-inputs) as\n"
                   "DIR/0.npy, DIR/1.npy, ... (parameter order, tuples flattened)\n"
                   "and DIR/inputs.json with their real element types and shapes");
+  flags.AddString("save-snapshot", &opts.save_snapshot, "FILE",
+                  "write the module as read and the arguments used as a binary\n"
+                  "HloSnapshot (run it again with hlo-run FILE --format=snapshot)");
   flags.AddBool("print-literals", &opts.print_literals,
                 "print the arguments and the result with run_hlo_module's headings");
   flags.AddString("threads", &opts.threads, "N", "worker threads (default: all cores)");
@@ -347,8 +357,14 @@ int Run(int argc, char** argv) {
   }
 
   const std::string& input = files[0];
+  absl::StatusOr<proto::InputFormat> format = proto::ResolveInputFormat(opts.format, input);
+  if (!format.ok()) return UsageError(format.status().message());
   absl::StatusOr<std::string> read = ReadInput(input);
   if (!read.ok()) return Fail(read.status().message());
+  // A proto stands for its HLO text; a snapshot also brings arguments.
+  absl::StatusOr<proto::DecodedInput> decoded = proto::DecodeInput(*read, *format, input);
+  if (!decoded.ok()) return Fail(decoded.status().message());
+  if (*format != proto::InputFormat::kText) *read = std::move(decoded->hlo_text);
   // Shared with the parsed modules (they keep it for diagnostics).
   auto text = std::make_shared<const std::string>(*std::move(read));
   ParseOptions parse_options;
@@ -397,6 +413,9 @@ int Run(int argc, char** argv) {
   } else if (!opts.random_inputs.empty()) {
     for (int64_t i = 0; i < num_params; ++i)
       args.push_back(RandomLiteral(entry->parameter(i)->shape(), random_seed + i));
+  } else if (decoded->is_snapshot) {
+    if (absl::Status st = proto::CheckArguments(**module, decoded->arguments); !st.ok()) return Fail(st.message());
+    args = std::move(decoded->arguments);
   } else if (num_params > 0) {
     return Fail(absl::StrCat("the entry computation has ", num_params, " parameter",
                              num_params == 1 ? "" : "s",
@@ -436,6 +455,14 @@ int Run(int argc, char** argv) {
     absl::Status st = WriteNpyDir(opts.save_inputs, FlattenLeaves(values), "save-inputs",
                                   "inputs.json", "parameter");
     if (!st.ok()) return Fail(st.message());
+  }
+  if (!opts.save_snapshot.empty() && reporter) {
+    // The module as read (`module` may be optimized by now).
+    absl::StatusOr<std::unique_ptr<Module>> as_read = LoadModule(text, parse_options);
+    if (!as_read.ok()) return ReportDiagnostics(as_read.status());
+    absl::StatusOr<std::string> bytes = proto::EncodeSnapshot(**as_read, args);
+    if (!bytes.ok()) return Fail(bytes.status().message());
+    if (absl::Status st = WriteOutput(opts.save_snapshot, *bytes); !st.ok()) return Fail(st.message());
   }
 
   // Runs.

@@ -1,0 +1,165 @@
+// HloModuleProto -> HLO text (proto/module_proto.h). Everything taken from
+// the proto is checked before it is pasted into the text: names must be
+// identifiers, opcodes known, ids resolvable; values (shapes, literals,
+// attributes) are printed by our printer, so the text parser sees only
+// well-formed syntax and reports the rest (types, arities) itself.
+#include <string>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "absl/strings/ascii.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "ir/printer.h"
+#include "proto/module_proto.h"
+#include "proto/shape_literal_proto.h"
+#include "proto/typed_fields.h"
+
+namespace hlo::proto {
+namespace {
+
+bool IsIdentifier(absl::string_view s) {
+  if (s.empty()) return false;
+  for (char c : s)
+    if (!absl::ascii_isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '.' && c != '-') return false;
+  return true;
+}
+
+absl::Status Bad(absl::string_view where, absl::string_view what) {
+  return absl::InvalidArgumentError(absl::StrCat(where, ": ", what));
+}
+
+// The header must stay on the `HloModule` line.
+bool IsOneLine(absl::string_view s) { return s.find('\n') == absl::string_view::npos; }
+
+struct InstructionInfo {
+  std::string name;
+  int element_type = 0;
+};
+
+}  // namespace
+
+absl::StatusOr<std::string> ModuleProtoToText(const xla::HloModuleProto& proto, const FromProtoOptions& options) {
+  const bool ours = proto.has_hlo_toolchain() && !options.ignore_toolchain_fields;
+  if (!IsIdentifier(proto.name())) return Bad("the module", absl::StrCat("invalid module name '", proto.name(), "'"));
+  if (proto.computations_size() == 0) return Bad("the module", "it has no computations");
+  std::string text = absl::StrCat("HloModule ", proto.name());
+  if (ours) {
+    if (!IsOneLine(proto.hlo_toolchain().header_attributes())) return Bad("the module header", "more than one line");
+    absl::StrAppend(&text, proto.hlo_toolchain().header_attributes(), "\n\n", proto.hlo_toolchain().stack_frames());
+  } else {
+    if (!proto.schedule().sequences().empty()) absl::StrAppend(&text, ", is_scheduled=true");
+    if (proto.input_output_alias().entries_size() > 0) {
+      std::vector<std::string> entries;
+      for (const auto& e : proto.input_output_alias().entries())
+        entries.push_back(absl::StrCat("{", absl::StrJoin(e.output_shape_index(), ","), "}: (", e.parameter_number(),
+                                       ", {", absl::StrJoin(e.parameter_shape_index(), ","), "}",
+                                       e.kind() == xla::MUST_ALIAS ? ", must-alias" : ", may-alias", ")"));
+      absl::StrAppend(&text, ", input_output_alias={ ", absl::StrJoin(entries, ", "), " }");
+    }
+    absl::StrAppend(&text, "\n\n");
+  }
+
+  absl::flat_hash_map<int64_t, std::string> comp_names;
+  for (const xla::HloComputationProto& c : proto.computations()) {
+    if (!IsIdentifier(c.name())) return Bad("a computation", absl::StrCat("invalid name '", c.name(), "'"));
+    if (!comp_names.emplace(c.id(), c.name()).second)
+      return Bad(absl::StrCat("computation ", c.name()), absl::StrCat("id ", c.id(), " is used twice"));
+  }
+  // The entry: by id, else by name, else the last computation.
+  int64_t entry_id = proto.computations(proto.computations_size() - 1).id();
+  if (comp_names.contains(proto.entry_computation_id())) {
+    entry_id = proto.entry_computation_id();
+  } else if (!proto.entry_computation_name().empty()) {
+    bool found = false;
+    for (const auto& c : proto.computations())
+      if (c.name() == proto.entry_computation_name()) entry_id = c.id(), found = true;
+    if (!found) return Bad("the module", absl::StrCat("entry computation '", proto.entry_computation_name(), "' does not exist"));
+  }
+  // Computations wrapped by async sugar are printed by the parser itself.
+  absl::flat_hash_set<int64_t> sugar;
+  if (ours)
+    for (const auto& c : proto.computations())
+      for (const auto& i : c.instructions())
+        if (!i.hlo_toolchain().printed_opcode().empty())
+          for (int64_t id : i.called_computation_ids()) sugar.insert(id);
+
+  for (const xla::HloComputationProto& c : proto.computations()) {
+    if (sugar.contains(c.id())) continue;
+    const std::string where_c = absl::StrCat("computation ", c.name());
+    absl::StrAppend(&text, c.id() == entry_id ? "ENTRY " : "", "%", c.name(), " {\n");
+    absl::flat_hash_map<int64_t, InstructionInfo> by_id;
+    bool root_seen = false;
+    for (const xla::HloInstructionProto& i : c.instructions()) {
+      const std::string where = absl::StrCat(where_c, ", instruction ", i.name());
+      if (!IsIdentifier(i.name())) return Bad(where_c, absl::StrCat("invalid instruction name '", i.name(), "'"));
+      std::optional<Opcode> op = OpcodeFromName(i.opcode());
+      if (!op) return Bad(where, absl::StrCat("unknown opcode '", i.opcode(), "'"));
+      absl::StatusOr<std::string> shape = ShapeProtoToText(i.shape());
+      if (!shape.ok()) return Bad(where, shape.status().message());
+      std::vector<std::string> operands;
+      int first_type = 0;
+      for (int64_t id : i.operand_ids()) {
+        auto it = by_id.find(id);
+        if (it == by_id.end())
+          return Bad(where, absl::StrCat("operand id ", id, " is not an earlier instruction of the computation"));
+        if (operands.empty()) first_type = it->second.element_type;
+        operands.push_back(absl::StrCat("%", it->second.name));
+      }
+      std::string args = absl::StrJoin(operands, ", ");
+      const xla::HloToolchainInstruction& ext = i.hlo_toolchain();
+      if (*op == Opcode::kParameter) {
+        args = absl::StrCat(i.parameter_number());
+      } else if (*op == Opcode::kConstant) {
+        if (ours && ext.constant_elided()) {
+          args = "{...}";
+        } else {
+          absl::StatusOr<Literal> lit = LiteralFromProto(i.literal(), where);
+          if (!lit.ok()) return lit.status();
+          args = LiteralValueToString(*lit);
+        }
+      }
+      std::string opcode = i.opcode();
+      std::string attrs;
+      if (ours) {
+        attrs = ext.attributes();
+        if (!ext.printed_opcode().empty()) {
+          if (!IsIdentifier(ext.printed_opcode())) return Bad(where, "invalid printed opcode");
+          opcode = ext.printed_opcode();
+        }
+      } else {
+        TypedContext ctx{&comp_names, first_type};
+        absl::StatusOr<std::string> typed = TypedFieldsToText(i, *op, ctx);
+        if (!typed.ok()) return Bad(where, typed.status().message());
+        attrs = *std::move(typed);
+      }
+      if (i.control_predecessor_ids_size() > 0) {
+        std::vector<std::string> preds;
+        for (int64_t id : i.control_predecessor_ids()) {
+          auto it = by_id.find(id);
+          if (it == by_id.end())
+            return Bad(where, absl::StrCat("control predecessor id ", id, " is not an earlier instruction"));
+          preds.push_back(absl::StrCat("%", it->second.name));
+        }
+        absl::StrAppend(&attrs, ", control-predecessors={", absl::StrJoin(preds, ", "), "}");
+      }
+      const bool is_root = i.id() == c.root_id();
+      root_seen |= is_root;
+      absl::StrAppend(&text, "  ", is_root ? "ROOT " : "", "%", i.name(), " = ", *shape, " ", opcode, "(", args, ")",
+                      attrs, "\n");
+      if (!by_id.emplace(i.id(), InstructionInfo{i.name(), i.shape().element_type()}).second)
+        return Bad(where, absl::StrCat("id ", i.id(), " is used twice"));
+    }
+    if (!root_seen && c.instructions_size() > 0)
+      return Bad(where_c, absl::StrCat("root id ", c.root_id(), " is none of its instructions"));
+    absl::StrAppend(&text, "}");
+    if (!c.execution_thread().empty() && c.execution_thread() != "main") {
+      if (!IsIdentifier(c.execution_thread())) return Bad(where_c, "invalid execution thread name");
+      absl::StrAppend(&text, ", execution_thread=\"", c.execution_thread(), "\"");
+    }
+    absl::StrAppend(&text, "\n\n");
+  }
+  return text;
+}
+
+}  // namespace hlo::proto

@@ -1,0 +1,36 @@
+// Instruction attributes <-> XLA's typed HloInstructionProto fields: the
+// common attributes (dimensions, slices, windows, dot/conv/gather/scatter
+// dimension numbers, compare direction, fusion kind, custom-call target,
+// backend config, metadata, frontend attributes, replica groups, ...) and
+// the called computations. docs/protos.md lists what is not mapped.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/status/statusor.h"
+#include "ir/instruction.h"
+#include "proto/hlo.pb.h"
+
+namespace hlo::proto {
+
+// Called computations in XLA's order (while: body, then condition).
+std::vector<const Computation*> CalledInXlaOrder(const Instruction& inst);
+
+// Fills the typed fields of `out` from the instruction's attributes.
+void AttrsToTypedFields(const Instruction& inst, xla::HloInstructionProto* out);
+
+// What the reader knows about the rest of the module.
+struct TypedContext {
+  const absl::flat_hash_map<int64_t, std::string>* computation_names;  // by id
+  // Element type (XLA enum) of the first operand, for conditional's form.
+  int first_operand_type = 0;
+};
+
+// The attributes as text (`, name=value` each) from the typed fields, for
+// opcode `op`.
+absl::StatusOr<std::string> TypedFieldsToText(const xla::HloInstructionProto& proto, Opcode op,
+                                              const TypedContext& ctx);
+
+}  // namespace hlo::proto
