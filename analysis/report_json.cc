@@ -65,6 +65,21 @@ std::vector<DiagnosticEntry> ParseDiagnostics(const std::string& text) {
   return out;
 }
 
+void WriteDiagnostics(json::Writer& w, const std::string& text) {
+  w.BeginArray();
+  for (const DiagnosticEntry& d : ParseDiagnostics(text)) {
+    w.BeginObject();
+    w.Key("severity").String(d.severity);
+    w.Key("file").String(d.file);
+    w.Key("line").Num(d.line);
+    w.Key("column").Num(d.column);
+    w.Key("message").String(d.message);
+    w.Key("context").String(d.context);
+    w.EndObject();
+  }
+  w.EndArray();
+}
+
 bool ToolReport::ok() const {
   if (!errors.empty()) return false;
   for (const ModuleReportEntry& m : modules)
@@ -89,18 +104,8 @@ std::string ReportToJson(const ToolReport& report) {
     w.BeginObject();
     w.Key("index").Num(static_cast<double>(i));
     w.Key("ok").Bool(m.ok);
-    w.Key("diagnostics").BeginArray();
-    for (const DiagnosticEntry& d : ParseDiagnostics(m.diagnostics)) {
-      w.BeginObject();
-      w.Key("severity").String(d.severity);
-      w.Key("file").String(d.file);
-      w.Key("line").Num(d.line);
-      w.Key("column").Num(d.column);
-      w.Key("message").String(d.message);
-      w.Key("context").String(d.context);
-      w.EndObject();
-    }
-    w.EndArray();
+    w.Key("diagnostics");
+    WriteDiagnostics(w, m.diagnostics);
     w.Key("passes").BeginArray();
     double total = 0;
     for (const PassRunEntry& p : m.passes) {

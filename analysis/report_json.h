@@ -26,6 +26,14 @@ struct DiagnosticEntry {
 // error entry.
 std::vector<DiagnosticEntry> ParseDiagnostics(const std::string& text);
 
+namespace json {
+class Writer;
+}  // namespace json
+
+// Writes ParseDiagnostics(text) as the array of diagnostic objects both
+// reports use (docs/hlo-opt-json.md).
+void WriteDiagnostics(json::Writer& w, const std::string& text);
+
 struct PassRunEntry {
   std::string name;
   double seconds = 0;

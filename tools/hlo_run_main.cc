@@ -38,6 +38,7 @@
 #include "tools/npy_dir.h"
 #include "tools/run_inputs.h"
 #include "proto/proto_io.h"
+#include "analysis/run_report_json.h"
 
 namespace hlo {
 namespace {
@@ -76,6 +77,7 @@ struct Options {
   bool print_literals = false;
   bool peak_memory = false;
   bool list_custom_calls = false;
+  bool json = false;
   bool no_opt = false;
   bool strict = false;
   std::string run_test_hlo_passes = "true";
@@ -83,10 +85,18 @@ struct Options {
   std::string rel_error_bound = "1e-3";
 };
 
+// With --json, messages and results go into this report, printed at exit
+// (docs/hlo-run-json.md).
+RunReport* g_json = nullptr;
+
 void Message(absl::string_view kind, absl::string_view message) {
   // Under mpirun errors name their process (docs/mpi.md).
   const bool error = kind == "error";
   if (error) distributed::RecordError(message);
+  if (g_json != nullptr) {
+    (error ? g_json->errors : g_json->notes).push_back(std::string(message));
+    return;
+  }
   std::string line = absl::StrCat(kProgram, ": ", kind, ": ",
                                   error ? distributed::ErrorPrefix() : "", message, "\n");
   fwrite(line.data(), 1, line.size(), stderr);
@@ -99,6 +109,7 @@ int Fail(absl::string_view message) {
 
 int UsageError(absl::string_view message) {
   Message("error", message);
+  if (g_json != nullptr) return kExitUsage;
   std::string hint = absl::StrCat("run '", kProgram, " --help' for usage\n");
   fwrite(hint.data(), 1, hint.size(), stderr);
   return kExitUsage;
@@ -183,6 +194,10 @@ absl::StatusOr<std::unique_ptr<Module>> LoadModule(std::shared_ptr<const std::st
 int ReportDiagnostics(const absl::Status& status) {
   std::string msg(status.message());
   if (msg.empty() || msg.back() != '\n') msg.push_back('\n');
+  if (g_json != nullptr) {
+    g_json->diagnostics += msg;
+    return kExitError;
+  }
   fwrite(msg.data(), 1, msg.size(), stderr);
   return kExitError;
 }
@@ -214,6 +229,9 @@ int Run(int argc, char** argv) {
   flags.AddString("save-snapshot", &opts.save_snapshot, "FILE",
                   "write the module as read and the arguments used as a binary\n"
                   "HloSnapshot (run it again with hlo-run FILE --format=snapshot)");
+  flags.AddBool("json", &opts.json,
+                "print one JSON report (times, profile, comparison, result,\n"
+                "errors) to stdout instead of text (docs/hlo-run-json.md)");
   flags.AddBool("print-literals", &opts.print_literals,
                 "print the arguments and the result with run_hlo_module's headings");
   flags.AddString("threads", &opts.threads, "N", "worker threads (default: all cores)");
@@ -283,6 +301,8 @@ int Run(int argc, char** argv) {
       printf("%s\t%s\n", t->name, t->description);
     return 0;
   }
+  static RunReport json_report;
+  if (opts.json) g_json = &json_report;
   if (opts.platform != "cpu" && opts.platform != "Host" && opts.platform != "host")
     return UsageError(absl::StrCat("unsupported --platform='", opts.platform,
                                    "': only 'cpu' (or 'Host') exists"));
@@ -357,6 +377,7 @@ int Run(int argc, char** argv) {
   }
 
   const std::string& input = files[0];
+  json_report.input = input == "-" ? "<stdin>" : input;
   absl::StatusOr<proto::InputFormat> format = proto::ResolveInputFormat(opts.format, input);
   if (!format.ok()) return UsageError(format.status().message());
   absl::StatusOr<std::string> read = ReadInput(input);
@@ -487,6 +508,10 @@ int Run(int argc, char** argv) {
     seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     if (!result.ok()) return Fail(result.status().message());
   }
+  json_report.ran = true;
+  json_report.iterations = *iterations;
+  json_report.warmup = *warmup;
+  json_report.seconds = seconds;
   if (!reporter) {
     // Every process runs the same runs (the reference too) in step.
     if (compare) {
@@ -513,6 +538,12 @@ int Run(int argc, char** argv) {
                                expected.status().message()));
     CompareReport report =
         CompareLiterals(expected->results[0], result->results[0], abs_bound, rel_bound);
+    json_report.comparison = RunComparisonEntry{opts.reference_platform, report.ok, report.elements,
+                                                report.mismatches, abs_bound, rel_bound, report.message};
+    if (!report.ok && g_json != nullptr) {
+      g_json->errors.push_back("results of the optimized and the reference (unoptimized) run differ");
+      return kExitError;
+    }
     if (!report.ok) {
       std::string msg = absl::StrCat("hlo-run: error: results of the optimized and the reference ",
                                      "(unoptimized) run differ:\n", report.message);
@@ -531,7 +562,8 @@ int Run(int argc, char** argv) {
                                     sorted.front(), median));
   }
   if (profiler != nullptr) {
-    if (!opts.profile.empty()) {
+    if (g_json != nullptr) json_report.profile_json = cpu::ProfileJson(*profiler);
+    if (!opts.profile.empty() && g_json == nullptr) {
       int64_t rows = 20;
       absl::SimpleAtoi(opts.profile, &rows);
       std::string table = cpu::FormatProfile(*profiler, rows);
@@ -542,6 +574,7 @@ int Run(int argc, char** argv) {
       if (!st.ok()) return Fail(st.message());
     }
   }
+  if (opts.peak_memory) json_report.peak_memory_bytes = result->peak_bytes;
   if (opts.peak_memory)
     Message("note", absl::StrCat("peak memory of live values: ", result->peak_bytes, " bytes"));
 
@@ -566,9 +599,20 @@ int Run(int argc, char** argv) {
   } else if (opts.output.empty() && opts.output_dir.empty()) {
     absl::StrAppend(&out, LiteralToXlaString(value), "\n");
   }
+  if (g_json != nullptr) {
+    json_report.result = std::move(out);
+    return 0;
+  }
   absl::Status st = WriteOutput("-", out);
   if (!st.ok()) return Fail(st.message());
   return 0;
+}
+
+// The --json report, by the process that reports (docs/mpi.md).
+void PrintJsonReport(int code) {
+  if (g_json == nullptr || !distributed::HoldsDevice0()) return;
+  std::string doc = RunReportToJson(*g_json, code);
+  fwrite(doc.data(), 1, doc.size(), stdout);
 }
 
 }  // namespace
@@ -588,5 +632,6 @@ int main(int argc, char** argv) {
   } catch (const std::exception& e) {
     hlo::Message("error", absl::StrCat("internal error: ", e.what()));
   }
+  hlo::PrintJsonReport(code);
   return hlo::distributed::Finish(code);
 }
