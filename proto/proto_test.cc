@@ -175,6 +175,29 @@ TEST(ProtoTypedFields, TestdataModulesWithMappedAttributesOnly) {
   }
 }
 
+// XLA packs ids as (computation id << 32 | local id); operands may name
+// the local part only. Parameters without `parameter_number` are 0.
+TEST(ProtoTypedFields, PackedIdsAndLocalOperandIds) {
+  absl::StatusOr<DecodedInput> d = DecodeInput(R"pb(
+    name: "packed"
+    entry_computation_name: "e"
+    computations {
+      name: "e"
+      id: 3
+      root_id: 12884901895
+      instructions { name: "a" opcode: "parameter" id: 12884901892
+                     shape { element_type: S32 layout { tail_padding_alignment_in_elements: 1 } } }
+      instructions { name: "b" opcode: "parameter" parameter_number: 1 id: 12884901890
+                     shape { element_type: S32 layout { tail_padding_alignment_in_elements: 1 } } }
+      instructions { name: "s" opcode: "subtract" id: 12884901895 operand_ids: 4 operand_ids: 12884901890
+                     shape { element_type: S32 } }
+    })pb", InputFormat::kProtoText, "packed.pbtxt");
+  ASSERT_TRUE(d.ok()) << d.status();
+  absl::StatusOr<std::unique_ptr<Module>> m = ParseModule(d->hlo_text);
+  ASSERT_TRUE(m.ok()) << m.status() << "\n" << d->hlo_text;
+  EXPECT_THAT(PrintModule(**m), testing::HasSubstr("ROOT %s = s32[] subtract(%a, %b)"));
+}
+
 TEST(ProtoLiterals, EveryStoredTypeRoundTrips) {
   for (const char* text : {"pred[3] {1, 0, 1}", "s4[2] {-8, 7}", "u8[2] {0, 255}", "s16[2] {-3, 3}",
                            "bf16[2] {1.5, -2}", "f16[2] {0.5, 65504}", "f8e4m3fn[2] {448, -0.25}",

@@ -37,6 +37,30 @@ struct InstructionInfo {
   int element_type = 0;
 };
 
+// XLA packs an instruction's id as (computation id << 32 | local id), and
+// operand ids may name either the whole id or the local part: both are
+// looked up, the whole id first.
+class IdTable {
+ public:
+  // False if `id` is already taken.
+  bool Add(int64_t id, InstructionInfo info) {
+    if (!by_id_.emplace(id, info).second) return false;
+    const int64_t local = id & 0xffffffff;
+    if (!by_local_.emplace(local, info).second) ambiguous_.insert(local);
+    return true;
+  }
+  const InstructionInfo* Find(int64_t id) const {
+    if (auto it = by_id_.find(id); it != by_id_.end()) return &it->second;
+    if (id < 0 || id > 0xffffffff || ambiguous_.contains(id)) return nullptr;
+    auto it = by_local_.find(id);
+    return it == by_local_.end() ? nullptr : &it->second;
+  }
+
+ private:
+  absl::flat_hash_map<int64_t, InstructionInfo> by_id_, by_local_;
+  absl::flat_hash_set<int64_t> ambiguous_;
+};
+
 }  // namespace
 
 absl::StatusOr<std::string> ModuleProtoToText(const xla::HloModuleProto& proto, const FromProtoOptions& options) {
@@ -88,7 +112,7 @@ absl::StatusOr<std::string> ModuleProtoToText(const xla::HloModuleProto& proto, 
     if (sugar.contains(c.id())) continue;
     const std::string where_c = absl::StrCat("computation ", c.name());
     absl::StrAppend(&text, c.id() == entry_id ? "ENTRY " : "", "%", c.name(), " {\n");
-    absl::flat_hash_map<int64_t, InstructionInfo> by_id;
+    IdTable by_id;
     bool root_seen = false;
     for (const xla::HloInstructionProto& i : c.instructions()) {
       const std::string where = absl::StrCat(where_c, ", instruction ", i.name());
@@ -100,11 +124,11 @@ absl::StatusOr<std::string> ModuleProtoToText(const xla::HloModuleProto& proto, 
       std::vector<std::string> operands;
       int first_type = 0;
       for (int64_t id : i.operand_ids()) {
-        auto it = by_id.find(id);
-        if (it == by_id.end())
+        const InstructionInfo* op = by_id.Find(id);
+        if (op == nullptr)
           return Bad(where, absl::StrCat("operand id ", id, " is not an earlier instruction of the computation"));
-        if (operands.empty()) first_type = it->second.element_type;
-        operands.push_back(absl::StrCat("%", it->second.name));
+        if (operands.empty()) first_type = op->element_type;
+        operands.push_back(absl::StrCat("%", op->name));
       }
       std::string args = absl::StrJoin(operands, ", ");
       const xla::HloToolchainInstruction& ext = i.hlo_toolchain();
@@ -136,10 +160,10 @@ absl::StatusOr<std::string> ModuleProtoToText(const xla::HloModuleProto& proto, 
       if (i.control_predecessor_ids_size() > 0) {
         std::vector<std::string> preds;
         for (int64_t id : i.control_predecessor_ids()) {
-          auto it = by_id.find(id);
-          if (it == by_id.end())
+          const InstructionInfo* pred = by_id.Find(id);
+          if (pred == nullptr)
             return Bad(where, absl::StrCat("control predecessor id ", id, " is not an earlier instruction"));
-          preds.push_back(absl::StrCat("%", it->second.name));
+          preds.push_back(absl::StrCat("%", pred->name));
         }
         absl::StrAppend(&attrs, ", control-predecessors={", absl::StrJoin(preds, ", "), "}");
       }
@@ -147,7 +171,7 @@ absl::StatusOr<std::string> ModuleProtoToText(const xla::HloModuleProto& proto, 
       root_seen |= is_root;
       absl::StrAppend(&text, "  ", is_root ? "ROOT " : "", "%", i.name(), " = ", *shape, " ", opcode, "(", args, ")",
                       attrs, "\n");
-      if (!by_id.emplace(i.id(), InstructionInfo{i.name(), i.shape().element_type()}).second)
+      if (!by_id.Add(i.id(), InstructionInfo{i.name(), i.shape().element_type()}))
         return Bad(where, absl::StrCat("id ", i.id(), " is used twice"));
     }
     if (!root_seen && c.instructions_size() > 0)

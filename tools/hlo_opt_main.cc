@@ -352,6 +352,8 @@ int Run(int argc, char** argv) {
     return UsageError(absl::StrCat("unknown --emit='", opts.emit, "' (expected hlo, dot, html, proto or pbtxt)"));
   absl::StatusOr<proto::InputFormat> format = proto::ResolveInputFormat(opts.format, input);
   if (!format.ok()) return UsageError(format.status().message());
+  if (opts.json && opts.emit == "proto" && opts.output == "-")
+    return UsageError("--emit=proto is binary and cannot go inside the --json report: give -o FILE");
   if (opts.cost && opts.emit != "hlo") return UsageError("--cost and --emit=" + opts.emit + " both choose the output");
   int64_t radius = 0;
   if (!cli::ParseInt(opts.radius, 0, 1000, &radius))
