@@ -96,6 +96,9 @@ absl::StatusOr<xla::HloModuleProto> ModuleToProto(const Module& module) {
     xla::HloComputationProto* cp = proto.add_computations();
     cp->set_name(comp->name());
     cp->set_id(comp_ids.at(comp));
+    if (!IsUtf8(comp->execution_thread()))
+      return absl::InvalidArgumentError(absl::StrCat("computation ", comp->name(),
+                                                     ": its execution thread name is not UTF-8, which protos cannot hold"));
     cp->set_execution_thread(comp->execution_thread());
     if (comp->root() != nullptr) cp->set_root_id(inst_ids.at(comp->root()));
     ProgramShapeOf(*comp, cp->mutable_program_shape(), &st);
@@ -143,7 +146,7 @@ absl::StatusOr<xla::HloModuleProto> ModuleToProto(const Module& module) {
     e->set_kind(a.must_alias ? xla::MUST_ALIAS : xla::MAY_ALIAS);
   }
   for (const auto& [k, v] : header.frontend_attributes)
-    (*proto.mutable_frontend_attributes()->mutable_map())[k] = v.text;
+    if (IsUtf8(k) && IsUtf8(v.text)) (*proto.mutable_frontend_attributes()->mutable_map())[k] = v.text;
   return proto;
 }
 

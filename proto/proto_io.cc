@@ -4,6 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "google/protobuf/io/tokenizer.h"
+#include "google/protobuf/stubs/logging.h"
 #include "google/protobuf/text_format.h"
 #include "proto/hlo.pb.h"
 #include "proto/module_proto.h"
@@ -24,8 +25,19 @@ class FirstError : public google::protobuf::io::ErrorCollector {
   std::string text_;
 };
 
+// Protobuf logs some problems (a string field that is not UTF-8) to
+// stderr itself; the tools report errors their own way.
+void SilenceProtobufLog() {
+  static const bool once = [] {
+    google::protobuf::SetLogHandler(nullptr);
+    return true;
+  }();
+  (void)once;
+}
+
 template <typename Message>
 absl::Status ParseMessage(const std::string& bytes, bool text_form, absl::string_view filename, Message* out) {
+  SilenceProtobufLog();
   const std::string kind = Message::descriptor()->full_name();
   if (text_form) {
     google::protobuf::TextFormat::Parser parser;
@@ -81,6 +93,7 @@ absl::StatusOr<DecodedInput> DecodeInput(const std::string& bytes, InputFormat f
 }
 
 absl::StatusOr<std::string> EncodeModule(const Module& module, absl::string_view emit) {
+  SilenceProtobufLog();
   absl::StatusOr<xla::HloModuleProto> proto = ModuleToProto(module);
   if (!proto.ok()) return proto.status();
   std::string out;

@@ -17,6 +17,7 @@
 #include "proto/module_proto.h"
 #include "proto/proto_io.h"
 #include "proto/shape_literal_proto.h"
+#include "proto/typed_fields.h"
 
 namespace hlo::proto {
 namespace {
@@ -196,6 +197,26 @@ TEST(ProtoTypedFields, PackedIdsAndLocalOperandIds) {
   absl::StatusOr<std::unique_ptr<Module>> m = ParseModule(d->hlo_text);
   ASSERT_TRUE(m.ok()) << m.status() << "\n" << d->hlo_text;
   EXPECT_THAT(PrintModule(**m), testing::HasSubstr("ROOT %s = s32[] subtract(%a, %b)"));
+}
+
+// Quoted HLO text may hold bytes that are not UTF-8; proto3 strings may
+// not (protobuf would refuse to read them back): they travel in our field
+// and stay out of XLA's. Found by the proto fuzzer.
+TEST(ProtoRoundTrip, TextThatIsNotUtf8) {
+  const std::string text =
+      "HloModule u\n\nENTRY %e (a: f32[]) -> f32[] {\n"
+      "  %a = f32[] parameter(0), metadata={op_name=\"\\377x\"}\n"
+      "  ROOT %n = f32[] negate(%a), frontend_attributes={k=\"\\300\"}\n}\n\n";
+  ExpectRoundTrip(text, "not-utf8", /*text_form=*/false);
+  absl::StatusOr<std::unique_ptr<Module>> m = ParseModule(text);
+  ASSERT_TRUE(m.ok()) << m.status();
+  absl::StatusOr<xla::HloModuleProto> p = ModuleToProto(**m);
+  ASSERT_TRUE(p.ok());
+  EXPECT_FALSE(p->computations(0).instructions(0).has_metadata());
+  EXPECT_EQ(p->computations(0).instructions(1).frontend_attributes().map_size(), 0);
+  EXPECT_TRUE(IsUtf8("plain \xc3\xa9"));
+  EXPECT_FALSE(IsUtf8("\xc0\xaf"));  // overlong
+  EXPECT_FALSE(IsUtf8("\xed\xa0\x80"));  // surrogate
 }
 
 TEST(ProtoLiterals, EveryStoredTypeRoundTrips) {

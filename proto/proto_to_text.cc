@@ -8,6 +8,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/ascii.h"
+#include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "ir/printer.h"
@@ -177,10 +178,8 @@ absl::StatusOr<std::string> ModuleProtoToText(const xla::HloModuleProto& proto, 
     if (!root_seen && c.instructions_size() > 0)
       return Bad(where_c, absl::StrCat("root id ", c.root_id(), " is none of its instructions"));
     absl::StrAppend(&text, "}");
-    if (!c.execution_thread().empty() && c.execution_thread() != "main") {
-      if (!IsIdentifier(c.execution_thread())) return Bad(where_c, "invalid execution thread name");
-      absl::StrAppend(&text, ", execution_thread=\"", c.execution_thread(), "\"");
-    }
+    if (!c.execution_thread().empty() && c.execution_thread() != "main")
+      absl::StrAppend(&text, ", execution_thread=\"", absl::CEscape(c.execution_thread()), "\"");
     absl::StrAppend(&text, "\n\n");
   }
   return text;

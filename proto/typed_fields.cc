@@ -38,6 +38,12 @@ void SetSameNamedField(const std::string& name, const AttrValue& value, google::
   }
 }
 
+bool MetadataIsUtf8(const OpMetadata& m) {
+  for (const std::string* s : {&m.op_type, &m.op_name, &m.source_file, &m.deduplicated_name, &m.scheduling_name})
+    if (!IsUtf8(*s)) return false;
+  return true;
+}
+
 void MetadataToProto(const OpMetadata& m, xla::OpMetadata* p) {
   p->set_op_type(m.op_type);
   p->set_op_name(m.op_name);
@@ -141,6 +147,26 @@ void AddSameNamedFields(const google::protobuf::Message& msg, Add add) {
 
 }  // namespace
 
+bool IsUtf8(absl::string_view s) {
+  size_t i = 0;
+  while (i < s.size()) {
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    int len = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xe ? 3 : (c >> 3) == 0x1e ? 4 : 0;
+    if (len == 0 || i + len > s.size()) return false;
+    uint32_t cp = len == 1 ? c : c & (0x7f >> len);
+    for (int k = 1; k < len; ++k) {
+      const unsigned char cc = static_cast<unsigned char>(s[i + k]);
+      if ((cc >> 6) != 0x2) return false;
+      cp = (cp << 6) | (cc & 0x3f);
+    }
+    // Overlong forms, surrogates and code points past U+10FFFF are invalid.
+    static constexpr uint32_t kMin[] = {0, 0, 0x80, 0x800, 0x10000};
+    if (cp < kMin[len] || (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff) return false;
+    i += len;
+  }
+  return true;
+}
+
 std::vector<const Computation*> CalledInXlaOrder(const Instruction& inst) {
   std::vector<Computation*> called = inst.called_computations();
   std::vector<const Computation*> out(called.begin(), called.end());
@@ -185,7 +211,7 @@ void AttrsToTypedFields(const Instruction& inst, xla::HloInstructionProto* p) {
       if (const auto* f = AttrGet<double>(value)) p->set_epsilon(static_cast<float>(*f));
     } else if (name == "feature_index" && i) p->set_feature_index(*i);
     else if (name == "channel_id" && i) p->set_channel_id(*i);
-    else if (name == "custom_call_target" && s) p->set_custom_call_target(*s);
+    else if (name == "custom_call_target" && s && IsUtf8(*s)) p->set_custom_call_target(*s);
     else if (!dot_done && (name == "lhs_contracting_dims" || name == "rhs_contracting_dims" ||
                            name == "lhs_batch_dims" || name == "rhs_batch_dims")) {
       DotDims(inst, p->mutable_dot_dimension_numbers());
@@ -234,9 +260,10 @@ void AttrsToTypedFields(const Instruction& inst, xla::HloInstructionProto* p) {
       if (const auto* v = AttrGet<StringOrDict>(value)) p->set_backend_config(v->text);
     } else if (name == "frontend_attributes") {
       if (const auto* fa = AttrGet<FrontendAttributes>(value))
-        for (const auto& [k, v] : *fa) (*p->mutable_frontend_attributes()->mutable_map())[k] = v.text;
+        for (const auto& [k, v] : *fa)
+          if (IsUtf8(k) && IsUtf8(v.text)) (*p->mutable_frontend_attributes()->mutable_map())[k] = v.text;
     } else if (name == "metadata") {
-      if (const auto* m = AttrGet<OpMetadata>(value)) MetadataToProto(*m, p->mutable_metadata());
+      if (const auto* m = AttrGet<OpMetadata>(value); m && MetadataIsUtf8(*m)) MetadataToProto(*m, p->mutable_metadata());
     } else if (name == "is_stable" && b) p->set_is_stable(*b);
     else if (name == "largest" && b) p->set_largest(*b);
     else if (name == "k" && i) p->set_k(*i);

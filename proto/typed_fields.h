@@ -15,6 +15,11 @@
 
 namespace hlo::proto {
 
+// Whether `s` is valid UTF-8: XLA's `string` fields may hold nothing else
+// (protobuf refuses to parse them back), so text that is not stays out of
+// them (our field 1000 carries it).
+bool IsUtf8(absl::string_view s);
+
 // Called computations in XLA's order (while: body, then condition).
 std::vector<const Computation*> CalledInXlaOrder(const Instruction& inst);
 
