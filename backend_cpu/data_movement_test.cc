@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <complex>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -202,6 +203,53 @@ TEST(DataMovementTranspose, TiledEveryElementSize) {
         }
       }
   }
+}
+
+// Operand and result in every layout (incl. a tiled result and one that
+// makes the transpose a physical no-op), values from iotas, for 1, 2 and
+// 8-byte elements; the same bits at 1 and 2 threads.
+TEST(DataMovementTranspose, EveryLayoutPairMatchesReference) {
+  const std::vector<std::string> in_layouts = {"{2,1,0}", "{0,1,2}", "{1,0,2}", "{0,2,1}"};
+  const std::vector<std::string> out_layouts = {"{2,1,0}", "{1,2,0}", "{0,1,2}",
+                                                "{2,1,0:T(8,16)}"};
+  const int old_width = ThreadPoolWidth();
+  for (const char* type : {"s8", "s16", "s64"}) {
+    const std::string t(type);
+    for (const std::string& li : in_layouts) {
+      for (const std::string& lo : out_layouts) {
+        const std::string in = t + "[13,40,21]" + li, out = t + "[21,13,40]" + lo;
+        const std::string hlo = "HloModule m\nENTRY e {\n"
+            "  i0 = " + in + " iota(), iota_dimension=0\n"
+            "  i1 = " + in + " iota(), iota_dimension=1\n"
+            "  i2 = " + in + " iota(), iota_dimension=2\n"
+            "  k = " + t + "[] constant(3)\n  kb = " + in + " broadcast(k), dimensions={}\n"
+            "  a = " + in + " multiply(i0, kb)\n  b = " + in + " add(a, i1)\n"
+            "  c = " + in + " multiply(b, kb)\n  v = " + in + " add(c, i2)\n"
+            "  ROOT r = " + out + " transpose(v), dimensions={2,0,1}\n}\n";
+        Literal first;
+        for (int width : {1, 2}) {
+          SetThreadPoolWidth(width);
+          absl::StatusOr<Literal> got = RunHloText(hlo, {});
+          ASSERT_TRUE(got.ok()) << got.status() << "\n" << hlo;
+          for (int64_t z = 0; z < 21; ++z)
+            for (int64_t x = 0; x < 13; ++x)
+              for (int64_t y = 0; y < 40; ++y) {
+                const int64_t exact = (x * 3 + y) * 3 + z;
+                const int64_t want = t == "s8" ? static_cast<int8_t>(exact) : exact;  // s8 wraps
+                ASSERT_EQ(got->GetInt(got->Slot({z, x, y})), want)
+                    << t << " " << li << "->" << lo << " at " << z << "," << x << "," << y;
+              }
+          if (width == 1) {
+            first = *std::move(got);
+          } else {
+            ASSERT_EQ(first.size_bytes(), got->size_bytes());
+            EXPECT_EQ(std::memcmp(first.data(), got->data(), first.size_bytes()), 0) << hlo;
+          }
+        }
+      }
+    }
+  }
+  SetThreadPoolWidth(old_width);
 }
 
 TEST(DataMovementTranspose, Rank3) {

@@ -367,7 +367,7 @@ absl::StatusOr<bool> ConvertArgument(const Literal& arg, const Instruction& para
                      ShapeToString(want, false)));
   if (want.IsArray()) {
     if (arg.shape().layout() == want.layout()) return false;
-    *converted = arg.Relayout(want.layout());
+    *converted = RelayoutOnPool(arg, want.layout());
     return true;
   }
   if (!want.IsTuple()) return false;

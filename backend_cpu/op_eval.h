@@ -120,6 +120,8 @@ absl::StatusOr<ElementwiseAttrs> ElementwiseAttrsOf(const Instruction& instr);
 // `lit` with its array storage in `layout` order (a cheap move when it
 // already is). Tuples are returned unchanged.
 Literal ToLayout(Literal lit, const Layout& layout);
+// lit.Relayout(layout) with the copy split over the thread pool.
+Literal RelayoutOnPool(const Literal& lit, const Layout& layout);
 // `lit` converted to `shape`'s layouts, recursing into tuples (values whose
 // structure does not match `shape` are returned unchanged).
 Literal ConformLayouts(Literal lit, const Shape& shape);

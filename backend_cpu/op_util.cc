@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "backend_cpu/op_eval.h"
+#include "backend_cpu/thread_pool.h"
 
 namespace hlo::cpu {
 
@@ -26,9 +27,16 @@ Layout RowMajorLayout(int64_t rank) {
   return l;
 }
 
+Literal RelayoutOnPool(const Literal& lit, const Layout& layout) {
+  return lit.Relayout(layout, [](int64_t n, int64_t min_block,
+                                 absl::FunctionRef<void(int64_t, int64_t)> fn) {
+    ParallelFor(n, min_block, fn);
+  });
+}
+
 Literal ToLayout(Literal lit, const Layout& layout) {
   if (!lit.shape().IsArray() || lit.shape().layout() == layout) return lit;
-  return lit.Relayout(layout);
+  return RelayoutOnPool(lit, layout);
 }
 
 Literal ConformLayouts(Literal lit, const Shape& shape) {
@@ -45,7 +53,7 @@ Literal ConformLayouts(Literal lit, const Shape& shape) {
 
 const Literal& RowMajor(const Literal& lit, Literal* storage) {
   if (!lit.shape().IsArray() || IsRowMajor(lit.shape())) return lit;
-  *storage = lit.Relayout(RowMajorLayout(lit.shape().rank()));
+  *storage = RelayoutOnPool(lit, RowMajorLayout(lit.shape().rank()));
   return *storage;
 }
 

@@ -51,7 +51,7 @@ absl::StatusOr<Literal> EvalBitcastConvert(const Instruction& instr,
     Literal src_storage;
     const Literal& src = in.shape().layout() == out_shape.layout()
                              ? in
-                             : (src_storage = in.Relayout(out_shape.layout()), src_storage);
+                             : (src_storage = RelayoutOnPool(in, out_shape.layout()), src_storage);
     Literal out(out_shape);
     if (IsComplex(from) || (PrimitiveTypeByteSize(from) * 8 == bin)) {
       if (out.size_bytes() != src.size_bytes()) return OpError(instr, "buffer size mismatch");

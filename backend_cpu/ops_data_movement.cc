@@ -7,15 +7,15 @@
 // s4, c128 ... all go through the same code. Operands are taken row-major
 // (RowMajor), the result is computed row-major and relaid at the end.
 //
-// The workhorse is CopyPlan: a copy over an index space where every index
-// has a destination offset and a source offset (each a linear function of
-// the index, strides in elements, possibly 0 or negative). Broadcast,
-// transpose, slice, reverse, concatenate, pad, dynamic-(update-)slice and the
-// slices of gather are all one CopyPlan. The plan drops size-1 dims, merges
-// dims that are contiguous on both sides (so inner runs become memcpy) and
-// tiles transposes; large copies run in fixed blocks on the thread pool (no
-// two blocks write the same byte, so the result never depends on the
-// thread count). Semantics choices: docs/ops-data-movement.md.
+// The workhorse is StridedCopy (ir/strided_copy.h): a copy over an index
+// space where every index has a destination offset and a source offset
+// (each a linear function of the index, strides in elements, possibly 0 or
+// negative). Broadcast, transpose, slice, reverse, concatenate, pad,
+// dynamic-(update-)slice and the slices of gather are all one StridedCopy;
+// transposing ones run the cache-blocked kernel (ir/transpose_kernels.h).
+// Large copies run in fixed blocks on the thread pool (no two blocks write
+// the same byte, so the result never depends on the thread count).
+// Semantics choices: docs/ops-data-movement.md.
 #include <algorithm>
 #include <cstring>
 #include <initializer_list>
@@ -27,260 +27,24 @@
 #include "backend_cpu/donation.h"
 #include "backend_cpu/op_eval.h"
 #include "backend_cpu/thread_pool.h"
+#include "ir/strided_copy.h"
 
 namespace hlo::cpu {
 namespace {
 
-constexpr int kMaxRank = 64;
-// Below this many bytes a copy runs on the calling thread.
+constexpr int kMaxRank = kStridedCopyMaxRank;
+// Gather: below this many bytes the slices are copied on the calling
+// thread; otherwise at least this many bytes per parallel block.
 constexpr int64_t kParallelBytes = 1 << 16;
-// Bytes of work per ParallelFor block (at least).
 constexpr int64_t kBlockBytes = 1 << 15;
-// Edge of the square tiles of a transposing copy (8: the lines of one tile
-// fit an 8-way L1 set even for power-of-two strides).
-constexpr int64_t kTile = 8;
 
-// ---------------------------------------------------------------------------
-// CopyPlan
-
-// Element types of each byte size, allowed to alias the byte buffers.
-struct __attribute__((may_alias)) Bytes16 {
-  uint64_t lo, hi;
-};
-template <int EB> struct ElemOf;
-template <> struct ElemOf<1> { typedef uint8_t __attribute__((may_alias)) T; };
-template <> struct ElemOf<2> { typedef uint16_t __attribute__((may_alias)) T; };
-template <> struct ElemOf<4> { typedef uint32_t __attribute__((may_alias)) T; };
-template <> struct ElemOf<8> { typedef uint64_t __attribute__((may_alias)) T; };
-template <> struct ElemOf<16> { typedef Bytes16 T; };
-
-// Copies n elements; strides in elements. Buffers are aligned to the
-// element size (literal storage is malloc-aligned, offsets are multiples).
-template <int EB>
-inline void CopyInner(uint8_t* dst, const uint8_t* src, int64_t n, int64_t ds, int64_t ss) {
-  using T = typename ElemOf<EB>::T;
-  T* __restrict d = reinterpret_cast<T*>(dst);
-  const T* __restrict s = reinterpret_cast<const T*>(src);
-  if (ds == 1 && ss == 1) {
-    std::memcpy(dst, src, static_cast<size_t>(n) * EB);
-  } else if (ds == 1 && ss == 0) {
-    if (EB == 1) {
-      std::memset(dst, *src, static_cast<size_t>(n));
-    } else {
-      const T v = *s;
-      for (int64_t i = 0; i < n; ++i) d[i] = v;
-    }
-  } else if (ds == 1 && ss == -1) {
-    for (int64_t i = 0; i < n; ++i) d[i] = s[-i];
-  } else if (ds == 1) {
-    for (int64_t i = 0; i < n; ++i) d[i] = s[i * ss];
-  } else {
-    for (int64_t i = 0; i < n; ++i) d[i * ds] = s[i * ss];
-  }
+// The copies of this file on the process-wide pool.
+void RunOnPool(const StridedCopy& plan, uint8_t* dst, const uint8_t* src) {
+  plan.RunParallel(dst, src, [](int64_t n, int64_t min_block,
+                                absl::FunctionRef<void(int64_t, int64_t)> fn) {
+    ParallelFor(n, min_block, fn);
+  });
 }
-
-class CopyPlan {
- public:
-  // A copy over the index space `dims`: index i goes from src offset
-  // sum(i*src_strides) to dst offset sum(i*dst_strides) (elements of `eb`
-  // bytes). Distinct indices must have distinct dst offsets.
-  CopyPlan(int eb, absl::Span<const int64_t> dims, absl::Span<const int64_t> dst_strides,
-           absl::Span<const int64_t> src_strides)
-      : eb_(eb) {
-    for (size_t i = 0; i < dims.size(); ++i) {
-      if (dims[i] == 0) {
-        empty_ = true;
-        return;
-      }
-      if (dims[i] == 1) continue;
-      if (!dims_.empty() && ds_.back() == dst_strides[i] * dims[i] &&
-          ss_.back() == src_strides[i] * dims[i]) {
-        dims_.back() *= dims[i];
-        ds_.back() = dst_strides[i];
-        ss_.back() = src_strides[i];
-        continue;
-      }
-      dims_.push_back(dims[i]);
-      ds_.push_back(dst_strides[i]);
-      ss_.push_back(src_strides[i]);
-    }
-    if (dims_.empty()) {  // one element
-      dims_.push_back(1);
-      ds_.push_back(1);
-      ss_.push_back(1);
-    }
-    inner_ = dims_.back();
-    inner_ds_ = ds_.back();
-    inner_ss_ = ss_.back();
-    dims_.pop_back();
-    ds_.pop_back();
-    ss_.pop_back();
-    // A transposing copy (dst contiguous along the inner dim, src contiguous
-    // along an outer one) runs in square tiles.
-    const bool known_eb = eb == 1 || eb == 2 || eb == 4 || eb == 8 || eb == 16;
-    if (known_eb && inner_ds_ == 1 && inner_ss_ != 1 && inner_ss_ != 0 && inner_ >= 8) {
-      for (int i = static_cast<int>(dims_.size()) - 1; i >= 0; --i) {
-        if (ss_[i] == 1 && dims_[i] >= 8) {
-          tile_dim_ = i;
-          break;
-        }
-      }
-    }
-    rows_ = 1;
-    for (int64_t d : dims_) rows_ *= d;
-    if (tile_dim_ >= 0) {
-      tile_blocks_ = (dims_[tile_dim_] + kTile - 1) / kTile;
-      units_ = rows_ / dims_[tile_dim_] * tile_blocks_;
-    } else {
-      units_ = rows_;
-    }
-  }
-
-  bool empty() const { return empty_; }
-  int64_t total_bytes() const { return empty_ ? 0 : rows_ * inner_ * eb_; }
-
-  // Serial copy of the whole index space.
-  void Run(uint8_t* dst, const uint8_t* src) const {
-    if (!empty_) RunUnits(dst, src, 0, units_);
-  }
-  // Copy split over the thread pool when large.
-  void RunParallel(uint8_t* dst, const uint8_t* src) const {
-    if (empty_) return;
-    if (total_bytes() < kParallelBytes) {
-      RunUnits(dst, src, 0, units_);
-      return;
-    }
-    const int64_t unit_bytes = std::max<int64_t>(1, total_bytes() / units_);
-    const int64_t min_block = std::max<int64_t>(1, kBlockBytes / unit_bytes);
-    ParallelFor(units_, min_block,
-                [&](int64_t begin, int64_t end) { RunUnits(dst, src, begin, end); });
-  }
-
-  // Calls f(dst_offset, src_offset, n, dst_stride, src_stride) (elements)
-  // for every inner run, in row-major order of the index space.
-  template <typename F>
-  void ForEachRun(F&& f) const {
-    if (empty_) return;
-    const int nout = static_cast<int>(dims_.size());
-    int64_t idx[kMaxRank] = {};
-    int64_t doff = 0, soff = 0;
-    for (int64_t r = 0; r < rows_; ++r) {
-      f(doff, soff, inner_, inner_ds_, inner_ss_);
-      for (int i = nout - 1; i >= 0; --i) {
-        doff += ds_[i];
-        soff += ss_[i];
-        if (++idx[i] < dims_[i]) break;
-        doff -= ds_[i] * dims_[i];
-        soff -= ss_[i] * dims_[i];
-        idx[i] = 0;
-      }
-    }
-  }
-
- private:
-  void RunUnits(uint8_t* dst, const uint8_t* src, int64_t begin, int64_t end) const {
-    switch (eb_) {
-      case 1: return RunUnitsT<1>(dst, src, begin, end);
-      case 2: return RunUnitsT<2>(dst, src, begin, end);
-      case 4: return RunUnitsT<4>(dst, src, begin, end);
-      case 8: return RunUnitsT<8>(dst, src, begin, end);
-      case 16: return RunUnitsT<16>(dst, src, begin, end);
-      default: return RunUnitsGeneric(dst, src, begin, end);
-    }
-  }
-
-  void RunUnitsGeneric(uint8_t* dst, const uint8_t* src, int64_t begin, int64_t end) const {
-    // Only reached for unusual element sizes; rows one element at a time.
-    const int nout = static_cast<int>(dims_.size());
-    for (int64_t u = begin; u < end; ++u) {
-      int64_t doff = 0, soff = 0, r = u;
-      for (int i = nout - 1; i >= 0; --i) {
-        const int64_t k = r % dims_[i];
-        r /= dims_[i];
-        doff += k * ds_[i];
-        soff += k * ss_[i];
-      }
-      for (int64_t j = 0; j < inner_; ++j)
-        std::memcpy(dst + (doff + j * inner_ds_) * eb_, src + (soff + j * inner_ss_) * eb_, eb_);
-    }
-  }
-
-  template <int EB>
-  void RunUnitsT(uint8_t* dst, const uint8_t* src, int64_t begin, int64_t end) const {
-    const int nout = static_cast<int>(dims_.size());
-    if (tile_dim_ < 0) {
-      int64_t idx[kMaxRank];
-      int64_t doff = 0, soff = 0, r = begin;
-      for (int i = nout - 1; i >= 0; --i) {
-        idx[i] = r % dims_[i];
-        r /= dims_[i];
-        doff += idx[i] * ds_[i];
-        soff += idx[i] * ss_[i];
-      }
-      for (int64_t u = begin; u < end; ++u) {
-        CopyInner<EB>(dst + doff * EB, src + soff * EB, inner_, inner_ds_, inner_ss_);
-        for (int i = nout - 1; i >= 0; --i) {
-          doff += ds_[i];
-          soff += ss_[i];
-          if (++idx[i] < dims_[i]) break;
-          doff -= ds_[i] * dims_[i];
-          soff -= ss_[i] * dims_[i];
-          idx[i] = 0;
-        }
-      }
-      return;
-    }
-    // Tiled: unit = (index over the outer dims but tile_dim_, block of
-    // kTile along tile_dim_).
-    const int64_t tds = ds_[tile_dim_], tss = ss_[tile_dim_], tn = dims_[tile_dim_];
-    const int64_t inner = inner_, ids = inner_ds_, iss = inner_ss_;
-    for (int64_t u = begin; u < end; ++u) {
-      int64_t r = u / tile_blocks_;
-      const int64_t blk = u % tile_blocks_;
-      int64_t doff = 0, soff = 0;
-      for (int i = nout - 1; i >= 0; --i) {
-        if (i == tile_dim_) continue;
-        const int64_t k = r % dims_[i];
-        r /= dims_[i];
-        doff += k * ds_[i];
-        soff += k * ss_[i];
-      }
-      const int64_t a0 = blk * kTile, a1 = std::min(tn, a0 + kTile);
-      TileCopy<EB>(dst + doff * EB, src + soff * EB, a0, a1, tds, tss, inner, ids, iss);
-    }
-  }
-
-  // dst[a*tds + b*ids] = src[a*tss + b*iss] for a in [a0, a1), b in
-  // [0, nb), in kTile x kTile tiles.
-  template <int EB>
-  static void TileCopy(uint8_t* dst, const uint8_t* src, int64_t a0, int64_t a1, int64_t tds,
-                       int64_t tss, int64_t nb, int64_t ids, int64_t iss) {
-    using T = typename ElemOf<EB>::T;
-    T* __restrict d = reinterpret_cast<T*>(dst);
-    const T* __restrict s = reinterpret_cast<const T*>(src);
-    for (int64_t b0 = 0; b0 < nb; b0 += kTile) {
-      const int64_t b1 = std::min(nb, b0 + kTile);
-      if (a1 - a0 == kTile && b1 - b0 == kTile && ids == 1 && tss == 1) {
-        for (int64_t b = b0; b < b1; ++b) {  // read rows of src contiguously
-          const T* sr = s + b * iss + a0;
-          T* dc = d + a0 * tds + b;
-          for (int64_t a = 0; a < kTile; ++a) dc[a * tds] = sr[a];
-        }
-      } else {
-        for (int64_t a = a0; a < a1; ++a)
-          for (int64_t b = b0; b < b1; ++b) d[a * tds + b * ids] = s[a * tss + b * iss];
-      }
-    }
-  }
-
-  int eb_;
-  bool empty_ = false;
-  std::vector<int64_t> dims_, ds_, ss_;  // outer dims (inner one removed)
-  int64_t inner_ = 1, inner_ds_ = 1, inner_ss_ = 1;
-  int tile_dim_ = -1;
-  int64_t tile_blocks_ = 0;
-  int64_t rows_ = 0, units_ = 0;
-};
 
 // True if every offset base + sum(i*strides) over `dims` lies in [0, count).
 bool InRange(absl::Span<const int64_t> dims, absl::Span<const int64_t> strides, int64_t base,
@@ -305,8 +69,22 @@ absl::Status Copy(const Instruction& instr, int eb, absl::Span<const int64_t> di
   if (!InRange(dims, dst_strides, dst_base, dst_count) ||
       !InRange(dims, src_strides, src_base, src_count))
     return OpError(instr, "operand and result shapes do not agree with the attributes");
-  CopyPlan plan(eb, dims, dst_strides, src_strides);
-  plan.RunParallel(dst + dst_base * eb, src + src_base * eb);
+  // Walk the destination in memory order (its strides decreasing): the
+  // inner dim is then the destination's contiguous one, whatever the
+  // result's layout, which is what the plan's merging and transpose
+  // blocking look for.
+  std::vector<int> order(dims.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int>(i);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](int a, int b) { return dst_strides[a] > dst_strides[b]; });
+  std::vector<int64_t> pd(dims.size()), pds(dims.size()), pss(dims.size());
+  for (size_t i = 0; i < order.size(); ++i) {
+    pd[i] = dims[order[i]];
+    pds[i] = dst_strides[order[i]];
+    pss[i] = src_strides[order[i]];
+  }
+  StridedCopy plan(eb, pd, pds, pss);
+  RunOnPool(plan, dst + dst_base * eb, src + src_base * eb);
   return absl::OkStatus();
 }
 
@@ -436,20 +214,32 @@ absl::Status CheckOneOperandOfResultType(const Instruction& instr,
   return CheckSameType(instr, *ops[0]);
 }
 
+// True for an untiled layout without padding: element strides follow from
+// minor_to_major alone and the buffer holds exactly the elements.
+bool DenseUntiled(const Shape& shape) {
+  return shape.IsArray() && shape.layout().tiles.empty() &&
+         static_cast<int64_t>(shape.layout().minor_to_major.size()) == shape.rank() &&
+         PhysicalElementCount(shape) == shape.ElementCount();
+}
+
 // The result of `instr` read entirely from one source of `src_count`
 // elements: result index i (row-major) takes the source element at
-// src_base + sum(i * src_strides).
+// src_base + sum(i * src_strides). Every element is written once, so the
+// result is not zero-filled first; an untiled result is written in its
+// own layout (no relayout pass after).
 absl::StatusOr<Literal> CopyToResult(const Instruction& instr, const uint8_t* src,
                                      int64_t src_count, int64_t src_base,
                                      absl::Span<const int64_t> src_strides) {
   const Shape& out_shape = instr.shape();
-  Literal out = RowMajorLiteral(out_shape);
+  const bool direct = DenseUntiled(out_shape);
+  Literal out = direct ? Literal::Uninitialized(out_shape) : RowMajorUninitialized(out_shape);
+  const std::vector<int64_t> dst_strides =
+      direct ? UntiledStrides(out.shape()) : RowMajorStrides(out_shape.dims());
   if (absl::Status s = Copy(instr, out.element_bytes(), out_shape.dims(), out.data(), Count(out),
-                            0, RowMajorStrides(out_shape.dims()), src, src_count, src_base,
-                            src_strides);
+                            0, dst_strides, src, src_count, src_base, src_strides);
       !s.ok())
     return s;
-  return Finish(std::move(out), out_shape);
+  return direct ? std::move(out) : Finish(std::move(out), out_shape);
 }
 
 // ---------------------------------------------------------------------------
@@ -534,15 +324,21 @@ absl::StatusOr<Literal> EvalReshape(const Instruction& instr,
 absl::StatusOr<Literal> EvalTranspose(const Instruction& instr,
                                       absl::Span<const Literal* const> ops) {
   if (absl::Status s = CheckOneOperandOfResultType(instr, ops); !s.ok()) return s;
+  // An untiled operand is read in its own layout: with CopyToResult
+  // writing the result in its own, a transpose is one strided copy however
+  // the two are laid out (a copy of the bytes when the layouts make it a
+  // physical no-op).
   Literal tmp;
-  const Literal& in = RowMajor(*ops[0], &tmp);
+  const bool direct = DenseUntiled(ops[0]->shape());
+  const Literal& in = direct ? *ops[0] : RowMajor(*ops[0], &tmp);
   const Shape& out_shape = instr.shape();
   const int64_t rank = in.shape().rank();
   const std::vector<int64_t> perm = instr.AttrOr<std::vector<int64_t>>("dimensions", {});
   if (static_cast<int64_t>(perm.size()) != rank || out_shape.rank() != rank)
     return OpError(instr, "dimensions= must be a permutation of the operand dimensions");
   std::vector<bool> seen(rank, false);
-  const std::vector<int64_t> in_strides = RowMajorStrides(in.shape().dims());
+  const std::vector<int64_t> in_strides =
+      direct ? UntiledStrides(in.shape()) : RowMajorStrides(in.shape().dims());
   std::vector<int64_t> src_strides(rank);
   for (int64_t i = 0; i < rank; ++i) {
     const int64_t p = perm[i];
@@ -1005,7 +801,7 @@ absl::StatusOr<Literal> EvalGather(const Instruction& instr, absl::Span<const Li
 
   Literal out = RowMajorLiteral(out_shape);
   const int eb = out.element_bytes();
-  const CopyPlan plan(eb, win_dims, win_dst, win_src);
+  const StridedCopy plan(eb, win_dims, win_dst, win_src);
   const Odometer batch_space(batch->sizes);
   const int64_t nbatch = batch_space.count();
   if (plan.empty() || nbatch == 0 || Count(out) == 0) return Finish(std::move(out), out_shape);
@@ -1173,7 +969,7 @@ absl::StatusOr<Literal> EvalScatter(const Instruction& instr, absl::Span<const L
   }
 
   const Combiner comb = ClassifyCombiner(comp, oshape.element_type(), n);
-  const CopyPlan plan(eb[0], win_dims, win_dst, win_src);
+  const StridedCopy plan(eb[0], win_dims, win_dst, win_src);
   Odometer it(batch->sizes);
   const int64_t vstride = ivd < irank ? i_strides[ivd] : 0;
 

@@ -55,7 +55,7 @@ const Literal& Untiled(const Literal& lit, Literal* tmp) {
   if (lit.shape().layout().tiles.empty() &&
       static_cast<int64_t>(lit.shape().layout().minor_to_major.size()) == lit.shape().rank())
     return lit;
-  *tmp = lit.Relayout(RowMajorLayout(lit.shape().rank()));
+  *tmp = RelayoutOnPool(lit, RowMajorLayout(lit.shape().rank()));
   return *tmp;
 }
 

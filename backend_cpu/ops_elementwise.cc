@@ -96,7 +96,7 @@ absl::StatusOr<Literal> EvalElementwise(const Instruction& instr,
         inputs[i] = op.data();
         continue;
       }
-      converted[i] = op.Relayout(want);
+      converted[i] = RelayoutOnPool(op, want);
     } else if (op.shape().rank() == 0) {
       converted[i] = BroadcastScalar(op, result_shape);
     } else {

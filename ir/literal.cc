@@ -2,6 +2,8 @@
 
 #include <cstring>
 
+#include "ir/strided_copy.h"
+
 namespace hlo {
 namespace {
 
@@ -10,45 +12,6 @@ namespace {
 bool IsUntiled(const Shape& shape) {
   return shape.layout().tiles.empty() &&
          static_cast<int64_t>(shape.layout().minor_to_major.size()) == shape.rank();
-}
-
-// Copies every element from `src` (strides `src_strides`) into the dense
-// buffer `dst` laid out by `dst_shape`'s minor_to_major: an odometer over
-// the destination order with a strided inner loop.
-template <int kBytes>
-void PermutedCopy(const uint8_t* src, uint8_t* dst, const Shape& dst_shape,
-                  const std::vector<int64_t>& src_strides) {
-  const DimVector& m2m = dst_shape.layout().minor_to_major;
-  const int64_t rank = dst_shape.rank();
-  if (rank == 0) {
-    std::memcpy(dst, src, kBytes);
-    return;
-  }
-  const int64_t inner_dim = m2m[0];
-  const int64_t inner_n = dst_shape.dim(inner_dim);
-  const int64_t inner_stride = src_strides[inner_dim] * kBytes;
-  std::vector<int64_t> counter(rank, 0);  // indexed by position in m2m
-  int64_t src_offset = 0;
-  int64_t outer = 1;
-  for (int64_t i = 1; i < rank; ++i) outer *= dst_shape.dim(m2m[i]);
-  if (inner_n == 0) return;
-  for (int64_t o = 0; o < outer; ++o) {
-    const uint8_t* s = src + src_offset * kBytes;
-    if (inner_stride == kBytes) {
-      std::memcpy(dst, s, static_cast<size_t>(inner_n) * kBytes);
-      dst += inner_n * kBytes;
-    } else {
-      for (int64_t k = 0; k < inner_n; ++k, dst += kBytes, s += inner_stride)
-        std::memcpy(dst, s, kBytes);
-    }
-    for (int64_t i = 1; i < rank; ++i) {
-      const int64_t d = m2m[i];
-      src_offset += src_strides[d];
-      if (++counter[i] < dst_shape.dim(d)) break;
-      src_offset -= src_strides[d] * dst_shape.dim(d);
-      counter[i] = 0;
-    }
-  }
 }
 
 }  // namespace
@@ -100,21 +63,40 @@ int64_t Literal::physical_count() const {
 }
 
 Literal Literal::Relayout(const Layout& layout) const {
+  return Relayout(layout, [](int64_t n, int64_t min_block,
+                             absl::FunctionRef<void(int64_t, int64_t)> fn) {
+    if (n > 0) fn(0, n);
+    (void)min_block;
+  });
+}
+
+Literal Literal::Relayout(const Layout& layout, ParallelRunner run) const {
   Shape target = shape_;
   target.set_layout(layout);
+  target.FillDefaultLayoutIfMissing();
+  if (IsUntiled(shape_) && IsUntiled(target) && shape_.rank() <= kStridedCopyMaxRank) {
+    // Every byte of the result is written: no zero fill. The index space
+    // runs in the result's major-to-minor order, so its inner dim is the
+    // result's contiguous one (a permutation is a blocked transpose).
+    Literal out = Uninitialized(target);
+    out.elided_ = elided_;
+    const std::vector<int64_t> from = UntiledStrides(shape_), to = UntiledStrides(target);
+    const DimVector& m2m = target.layout().minor_to_major;
+    std::vector<int64_t> dims, dst_strides, src_strides;
+    for (auto it = m2m.rbegin(); it != m2m.rend(); ++it) {
+      dims.push_back(shape_.dim(*it));
+      dst_strides.push_back(to[*it]);
+      src_strides.push_back(from[*it]);
+    }
+    // Tail padding (L(n) layouts) stays zero.
+    const size_t used = static_cast<size_t>(shape_.ElementCount()) * element_bytes();
+    if (out.data_.size() > used) std::memset(out.data_.data() + used, 0, out.data_.size() - used);
+    StridedCopy(element_bytes(), dims, dst_strides, src_strides)
+        .RunParallel(out.data_.data(), data_.data(), run);
+    return out;
+  }
   Literal out(target);
   out.elided_ = elided_;
-  if (IsUntiled(shape_) && IsUntiled(target)) {
-    const std::vector<int64_t> strides = UntiledStrides(shape_);
-    switch (element_bytes()) {
-      case 1: PermutedCopy<1>(data_.data(), out.data_.data(), target, strides); return out;
-      case 2: PermutedCopy<2>(data_.data(), out.data_.data(), target, strides); return out;
-      case 4: PermutedCopy<4>(data_.data(), out.data_.data(), target, strides); return out;
-      case 8: PermutedCopy<8>(data_.data(), out.data_.data(), target, strides); return out;
-      case 16: PermutedCopy<16>(data_.data(), out.data_.data(), target, strides); return out;
-      default: break;
-    }
-  }
   std::vector<int64_t> from = PhysicalIndexTable(shape_);
   std::vector<int64_t> to = PhysicalIndexTable(target);
   int b = element_bytes();

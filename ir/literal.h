@@ -13,6 +13,7 @@
 #include "absl/types/span.h"
 #include "ir/buffer_allocator.h"
 #include "ir/layout_index.h"
+#include "ir/parallel_runner.h"
 #include "ir/shape.h"
 
 namespace hlo {
@@ -96,7 +97,11 @@ class Literal {
   bool ReuseStorageAs(const Shape& shape);
 
   // A copy of this array literal in another layout (same logical values).
+  // Between untiled layouts it is one StridedCopy (a blocked transpose for
+  // a permutation), run serially or over `run` (a thread pool's
+  // ParallelFor); tiled layouts go element by element.
   Literal Relayout(const Layout& layout) const;
+  Literal Relayout(const Layout& layout, ParallelRunner run) const;
 
   // Same shape (layouts ignored), same logical values bit for bit.
   bool LogicallyEqual(const Literal& other) const;
