@@ -333,6 +333,48 @@ void BM_Pool(benchmark::State& state, const std::string& name) {
   state.SetItemsProcessed(state.iterations() * 8 * 64 * 64 * 32);
 }
 
+// ---------------------------------------------------------------- transpose
+
+// transpose 4096x4096 f32 (64 MB in, 64 MB out) and the copy bandwidth it is
+// measured against: memcpy of the same 64 MB into a preallocated 64 MB
+// buffer, on one thread (glibc's memcpy) and split over the pool (the bound
+// at the pool's width). The bytes moved are the same: read 64 MB, write 64
+// MB, so copy time / transpose time is the fraction of copy bandwidth.
+constexpr int kTransposeN = 4096;
+constexpr int64_t kCopyBytes = int64_t{4} * kTransposeN * kTransposeN;
+
+void BM_TransposeOurs(benchmark::State& state) {
+  const std::string s = absl::StrCat("f32[", kTransposeN, ",", kTransposeN, "]{1,0}");
+  const std::string text =
+      absl::StrCat("HloModule t\nENTRY %main (x: ", s, ") -> ", s, " {\n  %x = ", s,
+                   " parameter(0)\n  ROOT %t = ", s, " transpose(%x), dimensions={1,0}\n}\n");
+  RunOurs(state, GetCase("transpose", text, -1, 1));
+  state.SetBytesProcessed(state.iterations() * 2 * kCopyBytes);
+}
+
+void BM_Copy(benchmark::State& state, bool pool) {
+  // Literal storage: the same allocator (2 MiB aligned, huge pages) as our
+  // results; both buffers touched before timing.
+  Literal src(Shape::Array(PrimitiveType::U8, {kCopyBytes}));
+  Literal dst(Shape::Array(PrimitiveType::U8, {kCopyBytes}));
+  std::memset(src.data(), 1, kCopyBytes);
+  uint8_t* d = dst.data();
+  const uint8_t* s = src.data();
+  constexpr int64_t kChunk = int64_t{1} << 20;
+  for (auto _ : state) {
+    if (pool) {
+      cpu::ParallelFor(kCopyBytes / kChunk, 1, [&](int64_t b, int64_t e) {
+        std::memcpy(d + b * kChunk, s + b * kChunk, static_cast<size_t>((e - b) * kChunk));
+      });
+    } else {
+      std::memcpy(d, s, static_cast<size_t>(kCopyBytes));
+    }
+    benchmark::DoNotOptimize(d);
+    benchmark::ClobberMemory();
+  }
+  state.SetBytesProcessed(state.iterations() * 2 * kCopyBytes);
+}
+
 void Register() {
   auto reg = [](const std::string& name, auto fn) {
     return benchmark::RegisterBenchmark(name.c_str(), fn)->UseRealTime()->Unit(benchmark::kMillisecond);
@@ -357,6 +399,9 @@ void Register() {
   reg("reduce_sum_f32_64M/ours", [](benchmark::State& s) { BM_ReduceSum(s); });
   reg("conv_nhwc/ours", [](benchmark::State& s) { BM_Conv(s, true); });
   reg("conv_nchw/ours", [](benchmark::State& s) { BM_Conv(s, false); });
+  reg("copy_64MB/memcpy", [](benchmark::State& s) { BM_Copy(s, false); });
+  reg("copy_64MB/memcpy_pool", [](benchmark::State& s) { BM_Copy(s, true); });
+  reg("transpose_f32_4096/ours", [](benchmark::State& s) { BM_TransposeOurs(s); });
   for (const char* pool : {"max_pool_nhwc", "max_pool_nchw", "sum_pool_3x3_nhwc"})
     reg(absl::StrCat(pool, "/ours"), [pool](benchmark::State& s) { BM_Pool(s, pool); });
 }

@@ -18,7 +18,8 @@ as given. --keep-openblas-env keeps them for the peers too.
 
 Usage (from the repository root):
     /usr/bin/python3 bench/compare.py [--bench build-bench/bench/backend_bench]
-        [--repetitions 3] [--min-time 0.5] [--cases REGEX] [--markdown] [--json-out FILE]
+        [--repetitions 3] [--min-time 0.5] [--cases REGEX] [--threads N] [--markdown]
+        [--json-out FILE]
 Needs numpy and torch (Debian: python3-numpy python3-torch);
 python3-threadpoolctl is optional (reports which BLAS kernel NumPy runs).
 """
@@ -52,6 +53,14 @@ ROWS = [
     ("reduce_sum_f32_64M", "numpy a.sum()", "py:sum_np", 1.0),
     ("conv_nhwc", "torch conv2d channels_last", "py:conv_nhwc", 1.0),
     ("conv_nchw", "torch conv2d NCHW", "py:conv_nchw", 1.0),
+    # transpose: against the copy of the same bytes (64 MB read, 64 MB
+    # written) at the pool's width, so the ratio is the fraction of copy
+    # bandwidth; and against the peers (1.5x faster than the faster one).
+    ("transpose_f32_4096", "copy 64 MB -> 64 MB, memcpy split over our pool (fraction of copy bandwidth)",
+     "bench:copy_64MB/memcpy_pool", 0.6),
+    ("transpose_f32_4096", "copy 64 MB -> 64 MB, one glibc memcpy", "bench:copy_64MB/memcpy", None),
+    ("transpose_f32_4096", "numpy np.ascontiguousarray(a.T)", "py:transpose_np", 1.5),
+    ("transpose_f32_4096", "torch a.t().contiguous()", "py:transpose_torch", 1.5),
 ]
 
 # Work per case, for a rate column.
@@ -80,7 +89,7 @@ def time_fn(fn, min_time, reps):
     return statistics.median(samples)
 
 
-def peers(min_time, reps, cases_re):
+def peers(min_time, reps, cases_re, threads=None):
     """Times the NumPy/PyTorch peers of the cases matching cases_re (a
     regular expression searched in the case names); returns
     {name: seconds} and notes."""
@@ -93,7 +102,7 @@ def peers(min_time, reps, cases_re):
     import torch
     import torch.nn.functional as F
 
-    torch.set_num_threads(os.cpu_count() or 1)
+    torch.set_num_threads(threads or os.cpu_count() or 1)
     notes = {
         "numpy": np.__version__,
         "torch": torch.__version__,
@@ -139,6 +148,13 @@ def peers(min_time, reps, cases_re):
         a = rng.uniform(-1, 1, 1 << 26).astype(np.float32)
         out["sum_np"] = time_fn(lambda: a.sum(), min_time, reps)
         del a
+    if want("transpose_f32_4096"):
+        a = rng.uniform(-1, 1, (4096, 4096)).astype(np.float32)
+        out["transpose_np"] = time_fn(lambda: np.ascontiguousarray(a.T), min_time, reps)
+        ta = torch.from_numpy(a)
+        with torch.inference_mode():
+            out["transpose_torch"] = time_fn(lambda: ta.t().contiguous(), min_time, reps)
+        del a, ta
     if not want("conv_nchw", "conv_nhwc"):
         return out, notes
     with torch.inference_mode():
@@ -153,12 +169,26 @@ def peers(min_time, reps, cases_re):
     return out, notes
 
 
-def run_bench(path, reps, min_time, cases_re):
+def bench_filter(cases_re):
+    """The backend_bench filter for cases_re: the matching cases and the
+    in-binary peers their rows compare with (e.g. the copy of a transpose)."""
+    import re
+    if cases_re == ".":
+        return cases_re
+    extra = [re.escape(src.split(":", 1)[1]) for case, _, src, _ in ROWS
+             if src.startswith("bench:") and re.search(cases_re, case)]
+    return "|".join([f"({cases_re})"] + extra)
+
+
+def run_bench(path, reps, min_time, cases_re, threads=None):
     cmd = [path, "--benchmark_format=json", f"--benchmark_min_time={min_time}",
-           f"--benchmark_filter={cases_re}"]
+           f"--benchmark_filter={bench_filter(cases_re)}"]
     if reps > 1:
         cmd += [f"--benchmark_repetitions={reps}", "--benchmark_report_aggregates_only=true"]
-    res = subprocess.run(cmd, check=True, stdout=subprocess.PIPE, text=True)
+    env = dict(os.environ)
+    if threads:
+        env["HLO_CPU_THREADS"] = str(threads)
+    res = subprocess.run(cmd, check=True, stdout=subprocess.PIPE, text=True, env=env)
     data = json.loads(res.stdout)
     scale = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
     times = {}
@@ -190,23 +220,27 @@ def main():
     ap.add_argument("--json-out", help="also write all measurements to this file")
     ap.add_argument("--cases", default=".",
                     help="regular expression: only the cases whose name it matches (e.g. conv)")
+    ap.add_argument("--threads", type=int,
+                    help="our pool width (HLO_CPU_THREADS) and PyTorch's thread count "
+                         "(default: the machine's cores for both)")
     ap.add_argument("--peers-only", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
 
     if args.peers_only:
-        out, notes = peers(args.min_time, args.repetitions, args.cases)
+        out, notes = peers(args.min_time, args.repetitions, args.cases, args.threads)
         json.dump({"times": out, "notes": notes}, sys.stdout)
         return
 
     load_before = os.getloadavg()
-    ours, context = run_bench(args.bench, args.repetitions, args.min_time, args.cases)
+    ours, context = run_bench(args.bench, args.repetitions, args.min_time, args.cases, args.threads)
     env = dict(os.environ)
     if not args.keep_openblas_env:
         env.pop("OPENBLAS_CORETYPE", None)
         env.pop("OPENBLAS_L2_SIZE", None)
     child = subprocess.run(
         [sys.executable, os.path.abspath(__file__), "--peers-only", f"--repetitions={args.repetitions}",
-         f"--min-time={args.min_time}", f"--cases={args.cases}"],
+         f"--min-time={args.min_time}", f"--cases={args.cases}"]
+        + ([f"--threads={args.threads}"] if args.threads else []),
         check=True, stdout=subprocess.PIPE, text=True, env=env)
     peer_data = json.loads(child.stdout)
     py = peer_data["times"]
