@@ -158,7 +158,7 @@ absl::StatusOr<CollectiveHub::Contributions> Exchange(const Instruction& instr, 
 
 absl::StatusOr<std::shared_ptr<const Literal>> ExchangeAndCombine(
     const Instruction& instr, OpContext& ctx, const Group& g, Literal value,
-    const CollectiveHub::Combine& combine) {
+    const CollectiveHub::Combine& combine, const CollectiveHub::Sliced* sliced) {
   if (g.size() == 1) {
     std::vector<Literal> one;
     one.push_back(std::move(value));
@@ -169,7 +169,7 @@ absl::StatusOr<std::shared_ptr<const Literal>> ExchangeAndCombine(
   if (ctx.collectives == nullptr)
     return OpError(instr, "no collective hub in this run (several devices need one)");
   return ctx.collectives->ExchangeAndCombine(instr, g.devices, g.position, std::move(value),
-                                             combine);
+                                             combine, sliced);
 }
 
 }  // namespace hlo::cpu

@@ -55,6 +55,16 @@ void CollectiveHub::DeliverRemote(const std::string& key, int64_t execution,
   cv_.notify_all();
 }
 
+void CollectiveHub::DeliverPart(const std::string& key, int64_t execution, int64_t first_device,
+                                int from_process, int64_t phase, std::string message,
+                                size_t payload) {
+  std::lock_guard<std::mutex> lock(mu_);
+  Part& part = parts_[PartKey{key, execution, first_device, from_process, phase}];
+  part.message = std::move(message);
+  part.payload = payload;
+  cv_.notify_all();
+}
+
 bool CollectiveHub::RemoteComplete(const Rendezvous& r, const std::string& key,
                                    int64_t execution, int64_t first_device) {
   for (int p : r.remote_processes)
@@ -74,7 +84,7 @@ void CollectiveHub::SendLocal(const Rendezvous& r, absl::Span<const int64_t> gro
 
 absl::StatusOr<std::shared_ptr<CollectiveHub::Rendezvous>> CollectiveHub::Meet(
     const Instruction& instr, absl::Span<const int64_t> group, int64_t position, Literal value,
-    const Combine* combine) {
+    const Combine* combine, const Sliced* sliced) {
   if (group.empty() || position < 0 || position >= static_cast<int64_t>(group.size()))
     return absl::InternalError(absl::StrCat("collective %", instr.name(), ": bad group position"));
   const int64_t device = group[position];
@@ -109,7 +119,24 @@ absl::StatusOr<std::shared_ptr<CollectiveHub::Rendezvous>> CollectiveHub::Meet(
   ++r->arrived_count;
   const bool remote = !r->remote_processes.empty();
   const std::string remote_key = remote ? KeyOf(instr) : std::string();
-  if (remote && r->arrived_count == r->local_count && !r->sent) {
+  if (remote && sliced != nullptr && r->arrived_count == r->local_count && !r->finalizing) {
+    // Last local member: it computes this process's share of the
+    // reduction with the other processes; the local members wait for it.
+    r->finalizing = true;
+    lock.unlock();
+    absl::StatusOr<Literal> combined =
+        ReduceAcrossProcesses(instr, *r, group, remote_key, execution, *sliced);
+    lock.lock();
+    if (combined.ok())
+      r->combined = std::make_shared<const Literal>(*std::move(combined));
+    else
+      r->combine_status = combined.status();
+    pending_.erase(key);
+    r->complete = true;
+    cv_.notify_all();
+    return r;
+  }
+  if (remote && sliced == nullptr && r->arrived_count == r->local_count && !r->sent) {
     // Last local member: this process's contributions go out once. The
     // values stay put until the rendezvous completes, so sending them
     // outside the lock is safe.
@@ -150,8 +177,10 @@ absl::StatusOr<std::shared_ptr<CollectiveHub::Rendezvous>> CollectiveHub::Meet(
     return r;
   };
   auto ready = [&] {
+    // (A sliced reduction across processes completes in its last local member.)
     return !r->finalizing && r->arrived_count == r->local_count &&
-           (!remote || (r->send_done && RemoteComplete(*r, remote_key, execution, group[0])));
+           (!remote || (sliced == nullptr && r->send_done &&
+                        RemoteComplete(*r, remote_key, execution, group[0])));
   };
   if (ready()) return finalize();
   const auto deadline = Deadline(timeout_seconds_);
@@ -168,8 +197,10 @@ absl::StatusOr<std::shared_ptr<CollectiveHub::Rendezvous>> CollectiveHub::Meet(
       for (int64_t i = 0; i < n; ++i) {
         const int p = ProcessOf(group[i]);
         const bool here = p == ProcessOf(device);
+        // A sliced reduction waits here only for local members.
         if (here ? !r->arrived[i]
-                 : inbox_.count(RemoteKey{remote_key, execution, group[0], p}) == 0)
+                 : sliced == nullptr &&
+                       inbox_.count(RemoteKey{remote_key, execution, group[0], p}) == 0)
           missing.push_back(group[i]);
       }
       absl::Status st = absl::DeadlineExceededError(absl::StrCat(
@@ -202,9 +233,9 @@ absl::StatusOr<CollectiveHub::Contributions> CollectiveHub::Exchange(
 
 absl::StatusOr<std::shared_ptr<const Literal>> CollectiveHub::ExchangeAndCombine(
     const Instruction& instr, absl::Span<const int64_t> group, int64_t position, Literal value,
-    const Combine& combine) {
+    const Combine& combine, const Sliced* sliced) {
   absl::StatusOr<std::shared_ptr<Rendezvous>> r =
-      Meet(instr, group, position, std::move(value), &combine);
+      Meet(instr, group, position, std::move(value), &combine, sliced);
   if (!r.ok()) return r.status();
   if (!(*r)->combine_status.ok()) return (*r)->combine_status;
   return (*r)->combined;

@@ -71,9 +71,25 @@ class CollectiveHub {
   // the reduction is computed once per group instead of once per member.
   using Combine =
       std::function<absl::StatusOr<Literal>(const std::vector<Literal>& contributions)>;
+  // The same reduction element range by element range, which lets the
+  // processes of a group that spans several share the work: each reduces
+  // one slice of every operand from all members' contributions in group
+  // order, then the slices are gathered (collectives_sliced.cc), so the
+  // bits are those of `combine`.
+  struct Sliced {
+    std::vector<Shape> shapes;  // of the operands, which are the results' (arrays)
+    bool tuple = false;         // the result is a tuple (even of one array)
+    // out[0, count) = inputs[0][0, count) combined with inputs[1], ... in
+    // order, for operand `operand` (physical storage).
+    std::function<absl::Status(size_t operand, absl::Span<const uint8_t* const> inputs,
+                               int64_t count, uint8_t* out)>
+        reduce;
+  };
+  // With `sliced`, a group with members in other processes uses it instead
+  // of `combine`.
   absl::StatusOr<std::shared_ptr<const Literal>> ExchangeAndCombine(
       const Instruction& instr, absl::Span<const int64_t> group, int64_t position, Literal value,
-      const Combine& combine);
+      const Combine& combine, const Sliced* sliced = nullptr);
 
   // Wakes every waiter (now and later) with `status` (an error). Call it
   // when a device fails so that its peers do not wait for it. The first
@@ -88,6 +104,11 @@ class CollectiveHub {
   // named `key` (KeyOf) whose group starts with `first_device`.
   void DeliverRemote(const std::string& key, int64_t execution, int64_t first_device,
                      int from_process, std::vector<std::pair<int64_t, Literal>> values);
+  // The transport hands over a part of a sliced all-reduce (phase 0:
+  // slices to reduce, 1: a reduced slice) from `from_process`; its payload
+  // starts at `payload` in `message`.
+  void DeliverPart(const std::string& key, int64_t execution, int64_t first_device,
+                   int from_process, int64_t phase, std::string message, size_t payload);
   // The name that identifies `instr` in every process (instruction names are
   // unique in a module; the computation keeps it readable).
   static std::string KeyOf(const Instruction& instr);
@@ -115,12 +136,34 @@ class CollectiveHub {
   // (KeyOf, execution, first member of the group, sending process)
   using RemoteKey = std::tuple<std::string, int64_t, int64_t, int>;
 
+  // (KeyOf, execution, first member of the group, sending process, phase)
+  using PartKey = std::tuple<std::string, int64_t, int64_t, int, int64_t>;
+  struct Part {
+    std::string message;
+    size_t payload = 0;
+  };
+
   // Shared by Exchange and ExchangeAndCombine: returns the completed
-  // rendezvous (with `combine`, if given, already applied).
+  // rendezvous (with `combine` or `sliced`, if given, already applied).
   absl::StatusOr<std::shared_ptr<Rendezvous>> Meet(const Instruction& instr,
                                                    absl::Span<const int64_t> group,
                                                    int64_t position, Literal value,
-                                                   const Combine* combine);
+                                                   const Combine* combine,
+                                                   const Sliced* sliced = nullptr);
+  // collectives_sliced.cc: the all-reduce of `r` (every local member has
+  // arrived) computed together with the other processes of the group.
+  // Called without the lock.
+  absl::StatusOr<Literal> ReduceAcrossProcesses(const Instruction& instr, const Rendezvous& r,
+                                                absl::Span<const int64_t> group,
+                                                const std::string& key, int64_t execution,
+                                                const Sliced& sliced);
+  // Waits (lock not held) for the `phase` parts of every process in
+  // `from` and takes them, or fails (abort, timeout naming the devices of
+  // the processes that sent nothing).
+  absl::StatusOr<std::vector<Part>> TakeParts(const Instruction& instr,
+                                              absl::Span<const int64_t> group,
+                                              const std::string& key, int64_t execution,
+                                              int64_t phase, const std::vector<int>& from);
   // With the lock held: whether every remote contribution of `r` is here.
   bool RemoteComplete(const Rendezvous& r, const std::string& key, int64_t execution,
                       int64_t first_device);
@@ -136,6 +179,7 @@ class CollectiveHub {
   int64_t run_ = 0;
   // Remote contributions that arrived (possibly before the local members).
   std::map<RemoteKey, std::vector<std::pair<int64_t, Literal>>> inbox_;
+  std::map<PartKey, Part> parts_;
   std::mutex mu_;
   std::condition_variable cv_;
   absl::Status aborted_;

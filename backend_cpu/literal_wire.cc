@@ -31,6 +31,13 @@ void WireWriter::Bytes(absl::string_view bytes) {
   buffer_.append(bytes.data(), bytes.size());
 }
 
+char* WireWriter::Slot(size_t n) {
+  Int(static_cast<int64_t>(n));
+  const size_t at = buffer_.size();
+  buffer_.resize(at + n);
+  return buffer_.data() + at;
+}
+
 void WireWriter::Put(const Literal& lit) {
   if (!lit.shape().IsValid()) {
     Int(kNone);
@@ -56,10 +63,16 @@ absl::StatusOr<int64_t> WireReader::Int() {
 }
 
 absl::StatusOr<std::string> WireReader::Bytes() {
+  absl::StatusOr<absl::string_view> view = View();
+  if (!view.ok()) return view.status();
+  return std::string(*view);
+}
+
+absl::StatusOr<absl::string_view> WireReader::View() {
   absl::StatusOr<int64_t> n = Int();
   if (!n.ok()) return n.status();
   if (*n < 0 || static_cast<uint64_t>(*n) > rest_.size()) return Corrupt("bad length");
-  std::string out(rest_.substr(0, static_cast<size_t>(*n)));
+  absl::string_view out = rest_.substr(0, static_cast<size_t>(*n));
   rest_.remove_prefix(static_cast<size_t>(*n));
   return out;
 }

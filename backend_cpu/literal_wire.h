@@ -20,6 +20,10 @@ class WireWriter {
   void Int(int64_t v);
   void Bytes(absl::string_view bytes);  // length-prefixed
   void Put(const Literal& lit);
+  // Length-prefixed room for `n` bytes the caller fills (a reduction
+  // writes its result straight into the message).
+  char* Slot(size_t n);
+  void Reserve(size_t n) { buffer_.reserve(n); }
   std::string& buffer() { return buffer_; }
 
  private:
@@ -32,8 +36,11 @@ class WireReader {
   explicit WireReader(absl::string_view buffer) : rest_(buffer) {}
   absl::StatusOr<int64_t> Int();
   absl::StatusOr<std::string> Bytes();
+  // Like Bytes, but a view into the buffer (no copy).
+  absl::StatusOr<absl::string_view> View();
   absl::StatusOr<Literal> Get();
   bool done() const { return rest_.empty(); }
+  size_t left() const { return rest_.size(); }
 
  private:
   absl::string_view rest_;

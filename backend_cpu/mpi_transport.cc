@@ -103,6 +103,12 @@ class MpiProcessesImpl final : public MpiProcesses {
     Queue(to_process, EncodeContributions(run, key, execution, first_device, values));
   }
 
+  void SendReducePart(int64_t run, int to_process, const std::string& key, int64_t execution,
+                      int64_t first_device, int64_t phase,
+                      const std::function<void(WireWriter&)>& write) override {
+    Queue(to_process, EncodeReducePart(run, key, execution, first_device, phase, write));
+  }
+
   void SendChannelMessage(int64_t run, int to_process, int64_t channel, int64_t target,
                           const Literal& value) override {
     Queue(to_process, EncodeChannelMessage(run, channel, target, value));

@@ -218,8 +218,16 @@ absl::StatusOr<Literal> AllReduce(const Instruction& instr, absl::Span<const Lit
     }
     return Pack(std::move(results), tuple);
   };
+  // The same reduction by element ranges, for groups spread over processes.
+  CollectiveHub::Sliced sliced;
+  sliced.shapes = shapes;
+  sliced.tuple = tuple;
+  sliced.reduce = [&](size_t i, absl::Span<const uint8_t* const> inputs, int64_t count,
+                      uint8_t* out) {
+    return ReduceBuffers(instr, *reducer, shapes[i].element_type(), inputs, count, out, ctx);
+  };
   absl::StatusOr<std::shared_ptr<const Literal>> combined =
-      ExchangeAndCombine(instr, ctx, *group, Pack(std::move(mine)), combine);
+      ExchangeAndCombine(instr, ctx, *group, Pack(std::move(mine)), combine, &sliced);
   if (!combined.ok()) return combined.status();
   return Conform(**combined, instr.shape());
 }

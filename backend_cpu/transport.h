@@ -7,11 +7,13 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
+#include "backend_cpu/literal_wire.h"
 #include "ir/literal.h"
 
 namespace hlo::cpu {
@@ -50,6 +52,13 @@ class Transport {
   virtual void SendContributions(int64_t run, int to_process, const std::string& key,
                                  int64_t execution, int64_t first_device,
                                  const std::vector<std::pair<int64_t, const Literal*>>& values) = 0;
+  // One part of an all-reduce that the processes of its group compute
+  // together (collectives_sliced.cc): `phase` 0 carries slices to the
+  // process that reduces them, 1 a reduced slice back. `write` appends the
+  // payload to the message (so slices are copied once, into the message).
+  virtual void SendReducePart(int64_t run, int to_process, const std::string& key,
+                              int64_t execution, int64_t first_device, int64_t phase,
+                              const std::function<void(WireWriter&)>& write) = 0;
   // A send/recv message for device `target` on `channel`.
   virtual void SendChannelMessage(int64_t run, int to_process, int64_t channel, int64_t target,
                                   const Literal& value) = 0;

@@ -7,7 +7,7 @@
 namespace hlo::cpu {
 namespace {
 
-constexpr int64_t kCollective = 1, kChannel = 2, kFailure = 3;
+constexpr int64_t kCollective = 1, kChannel = 2, kFailure = 3, kReducePart = 4;
 
 }  // namespace
 
@@ -25,6 +25,20 @@ std::string EncodeContributions(int64_t run, const std::string& key, int64_t exe
     w.Int(position);
     w.Put(*value);
   }
+  return std::move(w.buffer());
+}
+
+std::string EncodeReducePart(int64_t run, const std::string& key, int64_t execution,
+                             int64_t first_device, int64_t phase,
+                             const std::function<void(WireWriter&)>& write) {
+  WireWriter w;
+  w.Int(kReducePart);
+  w.Int(run);
+  w.Bytes(key);
+  w.Int(execution);
+  w.Int(first_device);
+  w.Int(phase);
+  write(w);
   return std::move(w.buffer());
 }
 
@@ -58,7 +72,7 @@ int64_t RunDesk::Attach(CollectiveHub* collectives, ChannelHub* channels) {
   }
   auto early = early_.find(run);
   if (early != early_.end()) {
-    for (auto& [from, bytes] : early->second) Deliver(hubs, from, bytes);
+    for (auto& [from, bytes] : early->second) Deliver(hubs, from, std::move(bytes));
     early_.erase(early);
   }
   return run;
@@ -90,13 +104,13 @@ void RunDesk::Received(int from, std::string bytes) {
   }
   auto it = attached_.find(*second);
   if (it != attached_.end()) {
-    Deliver(it->second, from, bytes);
+    Deliver(it->second, from, std::move(bytes));
   } else if (*second >= next_run_) {
     early_[*second].emplace_back(from, std::move(bytes));
   }
 }
 
-void RunDesk::Deliver(Hubs& hubs, int from, const std::string& bytes) {
+void RunDesk::Deliver(Hubs& hubs, int from, std::string bytes) {
   WireReader r(bytes);
   auto corrupt = [&](const absl::Status& st) {
     Fail(absl::DataLossError(absl::StrCat("aborted because a message from process ", from,
@@ -117,6 +131,16 @@ void RunDesk::Deliver(Hubs& hubs, int from, const std::string& bytes) {
   absl::StatusOr<std::string> key = r.Bytes();
   absl::StatusOr<int64_t> execution = r.Int();
   absl::StatusOr<int64_t> first = r.Int();
+  if (kind == kReducePart) {
+    absl::StatusOr<int64_t> phase = r.Int();
+    if (!key.ok() || !execution.ok() || !first.ok() || !phase.ok())
+      return corrupt(absl::DataLossError("bad all-reduce part header"));
+    // The hub reads the payload in place.
+    const size_t payload = bytes.size() - r.left();
+    hubs.collectives->DeliverPart(*key, *execution, *first, from, *phase, std::move(bytes),
+                                  payload);
+    return;
+  }
   absl::StatusOr<int64_t> count = r.Int();
   if (kind != kCollective || !key.ok() || !execution.ok() || !first.ok() || !count.ok())
     return corrupt(absl::DataLossError("bad collective header"));

@@ -15,6 +15,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
+#include "backend_cpu/literal_wire.h"
 #include "ir/literal.h"
 
 namespace hlo::cpu {
@@ -27,6 +28,9 @@ class ChannelHub;
 std::string EncodeContributions(int64_t run, const std::string& key, int64_t execution,
                                 int64_t first_device,
                                 const std::vector<std::pair<int64_t, const Literal*>>& values);
+std::string EncodeReducePart(int64_t run, const std::string& key, int64_t execution,
+                             int64_t first_device, int64_t phase,
+                             const std::function<void(WireWriter&)>& write);
 std::string EncodeChannelMessage(int64_t run, int64_t channel, int64_t target,
                                  const Literal& value);
 std::string EncodeFailure(int process, absl::string_view message);
@@ -56,7 +60,7 @@ class RunDesk {
     CollectiveHub* collectives = nullptr;
     ChannelHub* channels = nullptr;
   };
-  void Deliver(Hubs& hubs, int from, const std::string& bytes);
+  void Deliver(Hubs& hubs, int from, std::string bytes);
   void Fail(absl::Status status);
 
   std::function<std::string(int)> host_;

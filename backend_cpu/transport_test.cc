@@ -39,6 +39,9 @@ class LoopbackTransport final : public Transport {
   void SendContributions(int64_t run, int to_process, const std::string& key, int64_t execution,
                          int64_t first_device,
                          const std::vector<std::pair<int64_t, const Literal*>>& values) override;
+  void SendReducePart(int64_t run, int to_process, const std::string& key, int64_t execution,
+                      int64_t first_device, int64_t phase,
+                      const std::function<void(WireWriter&)>& write) override;
   void SendChannelMessage(int64_t run, int to_process, int64_t channel, int64_t target,
                           const Literal& value) override;
   void ReportFailure(const absl::Status& status) override;
@@ -88,6 +91,13 @@ void LoopbackTransport::SendContributions(
     int64_t run, int to_process, const std::string& key, int64_t execution, int64_t first_device,
     const std::vector<std::pair<int64_t, const Literal*>>& values) {
   net_->Post(process_, to_process, EncodeContributions(run, key, execution, first_device, values));
+}
+
+void LoopbackTransport::SendReducePart(int64_t run, int to_process, const std::string& key,
+                                       int64_t execution, int64_t first_device, int64_t phase,
+                                       const std::function<void(WireWriter&)>& write) {
+  net_->Post(process_, to_process,
+             EncodeReducePart(run, key, execution, first_device, phase, write));
 }
 
 void LoopbackTransport::SendChannelMessage(int64_t run, int to_process, int64_t channel,
@@ -199,17 +209,60 @@ ENTRY main {
 }
 )");
 
-TEST(TransportTest, SplitRunsMatchOneProcessBitForBit) {
-  std::vector<Literal> args;
-  args.push_back(*ParseLiteral("f32[4] {0.1, 0.2, 0.3, 0.7}"));
-  const std::vector<std::string> together = RunTogether(kEveryCollective, args, RunOptions());
+// `text` (8 devices) split over 2, 4 and 8 processes gives every device
+// the bits one process computes.
+void ExpectSplitsMatchOneProcess(const std::string& text, const std::vector<Literal>& args) {
+  const std::vector<std::string> together = RunTogether(text, args, RunOptions());
   ASSERT_EQ(together.size(), 8u);
   for (int processes : {2, 4, 8}) {
     SCOPED_TRACE(absl::StrCat(processes, " processes"));
     std::vector<absl::Status> errors;
-    EXPECT_EQ(RunSplit(kEveryCollective, args, RunOptions(), processes, &errors), together);
+    EXPECT_EQ(RunSplit(text, args, RunOptions(), processes, &errors), together);
     EXPECT_TRUE(errors.empty()) << errors[0];
   }
+}
+
+TEST(TransportTest, SplitRunsMatchOneProcessBitForBit) {
+  std::vector<Literal> args;
+  args.push_back(*ParseLiteral("f32[4] {0.1, 0.2, 0.3, 0.7}"));
+  ExpectSplitsMatchOneProcess(kEveryCollective, args);
+}
+
+// All-reduces that processes compute slice by slice
+// (collectives_sliced.cc): a tuple of two operands, groups in an order
+// other than the devices', a reducer without a fast kernel, and arrays
+// that do not split evenly (or into fewer elements than processes).
+const std::string kSlicedAllReduce = absl::StrCat("HloModule sliced, replica_count=8\n", kSum, R"(
+mul_add {
+  a = f32[] parameter(0)  b = f32[] parameter(1)
+  m = f32[] multiply(a, b)  ROOT s = f32[] add(m, b)
+}
+
+ENTRY main {
+  x = f32[37] parameter(0)
+  y = f32[3] parameter(1)
+  r = u32[] replica-id()
+  rf = f32[] convert(r)
+  big = f32[] constant(1e7)
+  w = f32[] multiply(rf, big)
+  bx = f32[37] broadcast(w), dimensions={}
+  vx = f32[37] add(x, bx)
+  by = f32[3] broadcast(rf), dimensions={}
+  vy = f32[3] multiply(y, by)
+  t = (f32[37], f32[3]) all-reduce(vx, vy), replica_groups={{7,2,5,0,3,6,1,4}}, to_apply=sum
+  g = f32[37] all-reduce(vx), replica_groups={{3,2,1,0},{4,5,6,7}}, to_apply=mul_add
+  one = f32[3] all-reduce(vy), replica_groups={{1,0,2,3,4,5,6,7}}, to_apply=sum
+  ROOT out = ((f32[37], f32[3]), f32[37], f32[3]) tuple(t, g, one)
+}
+)");
+
+TEST(TransportTest, SlicedAllReduceMatchesOneProcessBitForBit) {
+  std::vector<Literal> args;
+  Literal x = Literal::Uninitialized(*ParseShape("f32[37]"));
+  for (int64_t i = 0; i < 37; ++i) x.SetDouble(i, 0.1 * static_cast<double>(i) + 0.37);
+  args.push_back(std::move(x));
+  args.push_back(*ParseLiteral("f32[3] {0.3, 0.7, 1.1}"));
+  ExpectSplitsMatchOneProcess(kSlicedAllReduce, args);
 }
 
 TEST(TransportTest, UnevenSplitIsAnError) {

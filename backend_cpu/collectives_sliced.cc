@@ -1,0 +1,259 @@
+// An all-reduce whose group spans several processes, computed by the
+// processes together: a reduce-scatter by slices, then an all-gather.
+//
+// The G processes of the group split every operand into G slices of
+// elements; the k-th process (in process order) reduces slice k. Each
+// process sends every other one its members' contributions to that one's
+// slice, the owner combines all contributions of its slice in group order
+// (exactly as one process would combine whole arrays, so the bits are the
+// same whatever the split), and sends the reduced slice to every other
+// process. Each process thus sends and receives about 2 (G - 1) / G of the
+// array per member it holds, as a ring all-reduce would, instead of every
+// member's whole array.
+//
+// A process whose members are the first positions of the group sends one
+// slice already combined (the order is kept: the fold starts with them).
+// Others send one slice per member: combining them early would change the
+// order of the floating-point fold.
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "backend_cpu/collectives.h"
+#include "backend_cpu/transport.h"
+
+namespace hlo::cpu {
+namespace {
+
+// Operand `i` of a packed contribution (a tuple when there are several).
+const Literal& OperandOf(const Literal& packed, size_t i, size_t n) {
+  return n == 1 ? packed : packed.tuple_elements()[i];
+}
+
+absl::Status Corrupt(const Instruction& instr, absl::string_view what) {
+  return absl::DataLossError(absl::StrCat("collective %", instr.name(), ": ", what,
+                                          " (do all processes run the same module?)"));
+}
+
+// One entry of a slice: the combination of group positions [begin, end)
+// (several only when they start the group), one view per operand.
+struct Entry {
+  int64_t begin = 0;
+  int64_t end = 0;
+  std::vector<const uint8_t*> operands;
+};
+
+}  // namespace
+
+absl::StatusOr<std::vector<CollectiveHub::Part>> CollectiveHub::TakeParts(
+    const Instruction& instr, absl::Span<const int64_t> group, const std::string& key,
+    int64_t execution, int64_t phase, const std::vector<int>& from) {
+  std::unique_lock<std::mutex> lock(mu_);
+  const auto deadline = std::chrono::steady_clock::now() +
+                        std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                            std::chrono::duration<double>(timeout_seconds_));
+  while (true) {
+    if (!aborted_.ok()) return aborted_;
+    std::vector<int> missing;
+    for (int p : from)
+      if (parts_.count(PartKey{key, execution, group[0], p, phase}) == 0) missing.push_back(p);
+    if (missing.empty()) break;
+    if (cv_.wait_until(lock, deadline) != std::cv_status::timeout) continue;
+    std::vector<int64_t> devices;
+    for (int64_t d : group)
+      if (std::find(missing.begin(), missing.end(), ProcessOf(d)) != missing.end())
+        devices.push_back(d);
+    if (devices.empty()) continue;  // unreachable: a missing process has members
+    aborted_ = absl::DeadlineExceededError(absl::StrCat(
+        "collective %", instr.name(), " timed out waiting for devices ",
+        absl::StrJoin(devices, ", "), " after ", timeout_seconds_, " s (execution ", execution,
+        " of the all-reduce; a device that never reaches it, or executes it fewer times, "
+        "deadlocks the run; --collective-timeout sets the limit)"));
+    cv_.notify_all();
+    return aborted_;
+  }
+  std::vector<Part> parts;
+  for (int p : from) {
+    auto it = parts_.find(PartKey{key, execution, group[0], p, phase});
+    parts.push_back(std::move(it->second));
+    parts_.erase(it);
+  }
+  return parts;
+}
+
+absl::StatusOr<Literal> CollectiveHub::ReduceAcrossProcesses(const Instruction& instr,
+                                                             const Rendezvous& r,
+                                                             absl::Span<const int64_t> group,
+                                                             const std::string& key,
+                                                             int64_t execution,
+                                                             const Sliced& sliced) {
+  const int me = transport_->process();
+  std::vector<int> processes = r.remote_processes;
+  processes.push_back(me);
+  std::sort(processes.begin(), processes.end());
+  const int64_t slices = static_cast<int64_t>(processes.size());
+  const int64_t mine = std::find(processes.begin(), processes.end(), me) - processes.begin();
+  const size_t n = sliced.shapes.size();
+  const int64_t members = static_cast<int64_t>(group.size());
+
+  // This process's members, in group order, and whether they start it.
+  std::vector<int64_t> local;
+  for (int64_t i = 0; i < members; ++i)
+    if (ProcessOf(group[i]) == me) local.push_back(i);
+  const bool prefix = local.size() > 1 && local.back() == static_cast<int64_t>(local.size()) - 1;
+
+  std::vector<int64_t> counts(n);
+  std::vector<int64_t> element_bytes(n);
+  for (size_t i = 0; i < n; ++i) {
+    element_bytes[i] = PrimitiveTypeByteSize(sliced.shapes[i].element_type());
+    counts[i] = OperandOf(r.values[local[0]], i, n).physical_count();
+    for (int64_t pos : local)
+      if (OperandOf(r.values[pos], i, n).physical_count() != counts[i])
+        return absl::InternalError(
+            absl::StrCat("collective %", instr.name(), ": members' operands differ in size"));
+  }
+  auto slice_begin = [&](size_t i, int64_t s) { return counts[i] * s / slices; };
+  auto slice_count = [&](size_t i, int64_t s) {
+    return slice_begin(i, s + 1) - slice_begin(i, s);
+  };
+  auto at = [&](int64_t pos, size_t i, int64_t s) {
+    return OperandOf(r.values[pos], i, n).data() + slice_begin(i, s) * element_bytes[i];
+  };
+
+  // Slice `s` of every operand from a message of process `from`.
+  auto read_slices = [&](WireReader& reader, int64_t s,
+                         int from) -> absl::StatusOr<std::vector<const uint8_t*>> {
+    std::vector<const uint8_t*> out;
+    for (size_t i = 0; i < n; ++i) {
+      absl::StatusOr<absl::string_view> bytes = reader.View();
+      if (!bytes.ok() ||
+          static_cast<int64_t>(bytes->size()) != slice_count(i, s) * element_bytes[i])
+        return Corrupt(instr, absl::StrCat("a slice from process ", from, " has the wrong size"));
+      out.push_back(reinterpret_cast<const uint8_t*>(bytes->data()));
+    }
+    return out;
+  };
+
+  // Phase 0: every other owner gets this process's contributions to its slice.
+  for (int64_t s = 0; s < slices; ++s) {
+    if (s == mine) continue;
+    absl::Status status;
+    transport_->SendReducePart(
+        run_, processes[s], key, execution, group[0], 0, [&](WireWriter& w) {
+          size_t bytes = 64;
+          for (size_t i = 0; i < n; ++i)
+            bytes += (prefix ? 1 : local.size()) * (slice_count(i, s) * element_bytes[i] + 8);
+          w.Reserve(w.buffer().size() + bytes + 24 * local.size());
+          if (prefix) {
+            w.Int(1);
+            w.Int(0);
+            w.Int(static_cast<int64_t>(local.size()));
+            for (size_t i = 0; i < n && status.ok(); ++i) {
+              std::vector<const uint8_t*> inputs;
+              for (int64_t pos : local) inputs.push_back(at(pos, i, s));
+              const int64_t count = slice_count(i, s);
+              char* out = w.Slot(static_cast<size_t>(count * element_bytes[i]));
+              status = sliced.reduce(i, inputs, count, reinterpret_cast<uint8_t*>(out));
+            }
+            return;
+          }
+          w.Int(static_cast<int64_t>(local.size()));
+          for (int64_t pos : local) {
+            w.Int(pos);
+            w.Int(pos + 1);
+            for (size_t i = 0; i < n; ++i)
+              w.Bytes(absl::string_view(reinterpret_cast<const char*>(at(pos, i, s)),
+                                        slice_count(i, s) * element_bytes[i]));
+          }
+        });
+    if (!status.ok()) return status;
+  }
+
+  // This process's slice: all contributions, in group order.
+  std::vector<int> others;
+  for (int p : processes)
+    if (p != me) others.push_back(p);
+  absl::StatusOr<std::vector<Part>> parts = TakeParts(instr, group, key, execution, 0, others);
+  if (!parts.ok()) return parts.status();
+  std::vector<Entry> entries;
+  for (int64_t pos : local) {
+    Entry e{pos, pos + 1, {}};
+    for (size_t i = 0; i < n; ++i) e.operands.push_back(at(pos, i, mine));
+    entries.push_back(std::move(e));
+  }
+  for (size_t k = 0; k < parts->size(); ++k) {
+    const Part& part = (*parts)[k];
+    WireReader reader(absl::string_view(part.message).substr(part.payload));
+    absl::StatusOr<int64_t> count = reader.Int();
+    if (!count.ok() || *count < 0 || *count > members)
+      return Corrupt(instr, absl::StrCat("the part from process ", others[k], " is unreadable"));
+    for (int64_t j = 0; j < *count; ++j) {
+      absl::StatusOr<int64_t> begin = reader.Int();
+      absl::StatusOr<int64_t> end = reader.Int();
+      if (!begin.ok() || !end.ok())
+        return Corrupt(instr, absl::StrCat("the part from process ", others[k], " is unreadable"));
+      absl::StatusOr<std::vector<const uint8_t*>> slice = read_slices(reader, mine, others[k]);
+      if (!slice.ok()) return slice.status();
+      entries.push_back(Entry{*begin, *end, *std::move(slice)});
+    }
+  }
+  std::sort(entries.begin(), entries.end(),
+            [](const Entry& a, const Entry& b) { return a.begin < b.begin; });
+  // The entries must cover the group once, in order; only the first may
+  // stand for several members.
+  for (size_t j = 0; j < entries.size(); ++j) {
+    const int64_t expected = j == 0 ? 0 : entries[j - 1].end;
+    if (entries[j].begin != expected || entries[j].end <= entries[j].begin ||
+        (j > 0 && entries[j].end != entries[j].begin + 1))
+      return Corrupt(instr, "the processes' parts do not cover the group once, in order");
+  }
+  if (entries.empty() || entries.back().end != members)
+    return Corrupt(instr, "the processes' parts do not cover the group");
+
+  std::vector<Literal> results;
+  for (size_t i = 0; i < n; ++i) {
+    results.push_back(Literal::Uninitialized(sliced.shapes[i]));
+    if (static_cast<int64_t>(results.back().size_bytes()) != counts[i] * element_bytes[i])
+      return absl::InternalError(
+          absl::StrCat("collective %", instr.name(), ": result and operand sizes differ"));
+    std::vector<const uint8_t*> inputs;
+    for (const Entry& e : entries) inputs.push_back(e.operands[i]);
+    uint8_t* out = results[i].data() + slice_begin(i, mine) * element_bytes[i];
+    if (absl::Status st = sliced.reduce(i, inputs, slice_count(i, mine), out); !st.ok())
+      return st;
+  }
+  parts->clear();
+
+  // Phase 1: the reduced slice to every other process, theirs into place.
+  for (int p : others)
+    transport_->SendReducePart(run_, p, key, execution, group[0], 1, [&](WireWriter& w) {
+      size_t bytes = 0;
+      for (size_t i = 0; i < n; ++i) bytes += slice_count(i, mine) * element_bytes[i] + 8;
+      w.Reserve(w.buffer().size() + bytes);
+      for (size_t i = 0; i < n; ++i) {
+        const char* data = reinterpret_cast<const char*>(results[i].data());
+        w.Bytes(absl::string_view(data + slice_begin(i, mine) * element_bytes[i],
+                                  slice_count(i, mine) * element_bytes[i]));
+      }
+    });
+  parts = TakeParts(instr, group, key, execution, 1, others);
+  if (!parts.ok()) return parts.status();
+  for (size_t k = 0; k < parts->size(); ++k) {
+    const Part& part = (*parts)[k];
+    const int64_t s = std::find(processes.begin(), processes.end(), others[k]) - processes.begin();
+    WireReader reader(absl::string_view(part.message).substr(part.payload));
+    absl::StatusOr<std::vector<const uint8_t*>> slice = read_slices(reader, s, others[k]);
+    if (!slice.ok()) return slice.status();
+    for (size_t i = 0; i < n; ++i)
+      if (slice_count(i, s) > 0)
+        std::memcpy(results[i].data() + slice_begin(i, s) * element_bytes[i], (*slice)[i],
+                    static_cast<size_t>(slice_count(i, s) * element_bytes[i]));
+  }
+  if (n == 1 && !sliced.tuple) return std::move(results[0]);
+  return Literal::MakeTuple(std::move(results));
+}
+
+}  // namespace hlo::cpu
