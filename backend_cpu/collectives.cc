@@ -56,7 +56,7 @@ void CollectiveHub::DeliverRemote(const std::string& key, int64_t execution,
 }
 
 void CollectiveHub::DeliverPart(const std::string& key, int64_t execution, int64_t first_device,
-                                int from_process, int64_t phase, std::string message,
+                                int from_process, int64_t phase, WireBuffer message,
                                 size_t payload) {
   std::lock_guard<std::mutex> lock(mu_);
   Part& part = parts_[PartKey{key, execution, first_device, from_process, phase}];

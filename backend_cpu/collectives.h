@@ -25,6 +25,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
+#include "backend_cpu/literal_wire.h"
 #include "ir/instruction.h"
 #include "ir/literal.h"
 
@@ -108,7 +109,7 @@ class CollectiveHub {
   // slices to reduce, 1: a reduced slice) from `from_process`; its payload
   // starts at `payload` in `message`.
   void DeliverPart(const std::string& key, int64_t execution, int64_t first_device,
-                   int from_process, int64_t phase, std::string message, size_t payload);
+                   int from_process, int64_t phase, WireBuffer message, size_t payload);
   // The name that identifies `instr` in every process (instruction names are
   // unique in a module; the computation keeps it readable).
   static std::string KeyOf(const Instruction& instr);
@@ -139,9 +140,10 @@ class CollectiveHub {
   // (KeyOf, execution, first member of the group, sending process, phase)
   using PartKey = std::tuple<std::string, int64_t, int64_t, int, int64_t>;
   struct Part {
-    std::string message;
+    WireBuffer message;
     size_t payload = 0;
   };
+  static WireReader PayloadOf(const Part& part);
 
   // Shared by Exchange and ExchangeAndCombine: returns the completed
   // rendezvous (with `combine` or `sliced`, if given, already applied).

@@ -48,6 +48,12 @@ struct Entry {
 
 }  // namespace
 
+// A reader of the payload of `part`.
+WireReader CollectiveHub::PayloadOf(const Part& part) {
+  return WireReader(
+      absl::string_view(part.message.data(), part.message.size()).substr(part.payload));
+}
+
 absl::StatusOr<std::vector<CollectiveHub::Part>> CollectiveHub::TakeParts(
     const Instruction& instr, absl::Span<const int64_t> group, const std::string& key,
     int64_t execution, int64_t phase, const std::vector<int>& from) {
@@ -186,7 +192,7 @@ absl::StatusOr<Literal> CollectiveHub::ReduceAcrossProcesses(const Instruction& 
   }
   for (size_t k = 0; k < parts->size(); ++k) {
     const Part& part = (*parts)[k];
-    WireReader reader(absl::string_view(part.message).substr(part.payload));
+    WireReader reader = PayloadOf(part);
     absl::StatusOr<int64_t> count = reader.Int();
     if (!count.ok() || *count < 0 || *count > members)
       return Corrupt(instr, absl::StrCat("the part from process ", others[k], " is unreadable"));
@@ -244,7 +250,7 @@ absl::StatusOr<Literal> CollectiveHub::ReduceAcrossProcesses(const Instruction& 
   for (size_t k = 0; k < parts->size(); ++k) {
     const Part& part = (*parts)[k];
     const int64_t s = std::find(processes.begin(), processes.end(), others[k]) - processes.begin();
-    WireReader reader(absl::string_view(part.message).substr(part.payload));
+    WireReader reader = PayloadOf(part);
     absl::StatusOr<std::vector<const uint8_t*>> slice = read_slices(reader, s, others[k]);
     if (!slice.ok()) return slice.status();
     for (size_t i = 0; i < n; ++i)

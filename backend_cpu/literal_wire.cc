@@ -1,5 +1,6 @@
 #include "backend_cpu/literal_wire.h"
 
+#include <algorithm>
 #include <cstring>
 #include <utility>
 #include <vector>
@@ -20,15 +21,18 @@ constexpr int64_t kNone = 0, kArray = 1, kTuple = 2;
 
 }  // namespace
 
-void WireWriter::Int(int64_t v) {
-  char raw[sizeof(v)];
-  std::memcpy(raw, &v, sizeof(v));
-  buffer_.append(raw, sizeof(v));
+void WireWriter::Append(const void* data, size_t n) {
+  const size_t at = buffer_.size();
+  if (at + n > buffer_.capacity()) buffer_.reserve(std::max(at + n, 2 * buffer_.capacity()));
+  buffer_.resize(at + n);
+  if (n > 0) std::memcpy(buffer_.data() + at, data, n);
 }
+
+void WireWriter::Int(int64_t v) { Append(&v, sizeof(v)); }
 
 void WireWriter::Bytes(absl::string_view bytes) {
   Int(static_cast<int64_t>(bytes.size()));
-  buffer_.append(bytes.data(), bytes.size());
+  Append(bytes.data(), bytes.size());
 }
 
 char* WireWriter::Slot(size_t n) {

@@ -7,12 +7,20 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "ir/buffer_allocator.h"
 #include "ir/literal.h"
 
 namespace hlo::cpu {
+
+// A message's bytes. The buffer allocator's large blocks (huge pages,
+// reused when freed) spare a message of tens of MB the page faults of a
+// fresh mapping on every send and receive, which cost more than moving it
+// between processes; resize() does not zero-fill.
+using WireBuffer = std::vector<char, BufferAllocator<char>>;
 
 // Appends to a message buffer.
 class WireWriter {
@@ -24,10 +32,11 @@ class WireWriter {
   // writes its result straight into the message).
   char* Slot(size_t n);
   void Reserve(size_t n) { buffer_.reserve(n); }
-  std::string& buffer() { return buffer_; }
+  WireBuffer& buffer() { return buffer_; }
 
  private:
-  std::string buffer_;
+  void Append(const void* data, size_t n);
+  WireBuffer buffer_;
 };
 
 // Reads a buffer written by WireWriter; every read checks the bounds.

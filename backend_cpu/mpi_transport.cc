@@ -58,7 +58,7 @@ constexpr int64_t kChunkBytes = int64_t{1} << 30;
 
 struct Outgoing {
   int to = 0;
-  std::string bytes;
+  WireBuffer bytes;
 };
 
 struct InFlight {
@@ -148,7 +148,7 @@ class MpiProcessesImpl final : public MpiProcesses {
   }
 
  private:
-  void Queue(int to, std::string bytes) {
+  void Queue(int to, WireBuffer bytes) {
     auto m = std::make_unique<Outgoing>();
     m->to = to;
     m->bytes = std::move(bytes);
@@ -162,7 +162,7 @@ class MpiProcessesImpl final : public MpiProcesses {
   }
 
   // A complete message from process `from`.
-  void Received(int from, std::string bytes) {
+  void Received(int from, WireBuffer bytes) {
     std::lock_guard<std::mutex> lock(mu_);
     desk_.Received(from, std::move(bytes));
   }
@@ -193,7 +193,7 @@ class MpiProcessesImpl final : public MpiProcesses {
     const int from = status.MPI_SOURCE;
     int64_t size = 0;
     MPI_Recv(&size, 1, MPI_INT64_T, from, kTagHeader, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    std::string bytes(static_cast<size_t>(size), '\0');
+    WireBuffer bytes(static_cast<size_t>(size));
     for (int64_t off = 0; off < size; off += kChunkBytes) {
       const int n = static_cast<int>(std::min(kChunkBytes, size - off));
       MPI_Recv(bytes.data() + off, n, MPI_BYTE, from, kTagChunk, MPI_COMM_WORLD,

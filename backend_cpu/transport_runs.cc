@@ -11,7 +11,7 @@ constexpr int64_t kCollective = 1, kChannel = 2, kFailure = 3, kReducePart = 4;
 
 }  // namespace
 
-std::string EncodeContributions(int64_t run, const std::string& key, int64_t execution,
+WireBuffer EncodeContributions(int64_t run, const std::string& key, int64_t execution,
                                 int64_t first_device,
                                 const std::vector<std::pair<int64_t, const Literal*>>& values) {
   WireWriter w;
@@ -28,7 +28,7 @@ std::string EncodeContributions(int64_t run, const std::string& key, int64_t exe
   return std::move(w.buffer());
 }
 
-std::string EncodeReducePart(int64_t run, const std::string& key, int64_t execution,
+WireBuffer EncodeReducePart(int64_t run, const std::string& key, int64_t execution,
                              int64_t first_device, int64_t phase,
                              const std::function<void(WireWriter&)>& write) {
   WireWriter w;
@@ -42,7 +42,7 @@ std::string EncodeReducePart(int64_t run, const std::string& key, int64_t execut
   return std::move(w.buffer());
 }
 
-std::string EncodeChannelMessage(int64_t run, int64_t channel, int64_t target,
+WireBuffer EncodeChannelMessage(int64_t run, int64_t channel, int64_t target,
                                  const Literal& value) {
   WireWriter w;
   w.Int(kChannel);
@@ -53,7 +53,7 @@ std::string EncodeChannelMessage(int64_t run, int64_t channel, int64_t target,
   return std::move(w.buffer());
 }
 
-std::string EncodeFailure(int process, absl::string_view message) {
+WireBuffer EncodeFailure(int process, absl::string_view message) {
   WireWriter w;
   w.Int(kFailure);
   w.Int(process);
@@ -88,8 +88,8 @@ void RunDesk::Fail(absl::Status status) {
   }
 }
 
-void RunDesk::Received(int from, std::string bytes) {
-  WireReader r(bytes);
+void RunDesk::Received(int from, WireBuffer bytes) {
+  WireReader r(absl::string_view(bytes.data(), bytes.size()));
   absl::StatusOr<int64_t> kind = r.Int();
   absl::StatusOr<int64_t> second = r.Int();  // the run, or the failed process
   if (!kind.ok() || !second.ok())
@@ -110,8 +110,8 @@ void RunDesk::Received(int from, std::string bytes) {
   }
 }
 
-void RunDesk::Deliver(Hubs& hubs, int from, std::string bytes) {
-  WireReader r(bytes);
+void RunDesk::Deliver(Hubs& hubs, int from, WireBuffer bytes) {
+  WireReader r(absl::string_view(bytes.data(), bytes.size()));
   auto corrupt = [&](const absl::Status& st) {
     Fail(absl::DataLossError(absl::StrCat("aborted because a message from process ", from,
                                           " (host ", host_(from), ") is unreadable: ",

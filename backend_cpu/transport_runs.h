@@ -25,15 +25,15 @@ class ChannelHub;
 
 // Messages. Each starts with its kind; collective and channel messages
 // then name their run.
-std::string EncodeContributions(int64_t run, const std::string& key, int64_t execution,
+WireBuffer EncodeContributions(int64_t run, const std::string& key, int64_t execution,
                                 int64_t first_device,
                                 const std::vector<std::pair<int64_t, const Literal*>>& values);
-std::string EncodeReducePart(int64_t run, const std::string& key, int64_t execution,
+WireBuffer EncodeReducePart(int64_t run, const std::string& key, int64_t execution,
                              int64_t first_device, int64_t phase,
                              const std::function<void(WireWriter&)>& write);
-std::string EncodeChannelMessage(int64_t run, int64_t channel, int64_t target,
+WireBuffer EncodeChannelMessage(int64_t run, int64_t channel, int64_t target,
                                  const Literal& value);
-std::string EncodeFailure(int process, absl::string_view message);
+WireBuffer EncodeFailure(int process, absl::string_view message);
 
 // The runs of one process. Not thread-safe: the transport calls it under
 // its own lock (hub callbacks take only the hubs' locks).
@@ -50,7 +50,7 @@ class RunDesk {
   // others go to their run's hubs, wait for a run not started yet, or are
   // dropped (their run already ended here). An unreadable message fails
   // the runs.
-  void Received(int from, std::string bytes);
+  void Received(int from, WireBuffer bytes);
 
   // The first failure another process reported (OK if none).
   const absl::Status& failure() const { return failure_; }
@@ -60,14 +60,14 @@ class RunDesk {
     CollectiveHub* collectives = nullptr;
     ChannelHub* channels = nullptr;
   };
-  void Deliver(Hubs& hubs, int from, std::string bytes);
+  void Deliver(Hubs& hubs, int from, WireBuffer bytes);
   void Fail(absl::Status status);
 
   std::function<std::string(int)> host_;
   int64_t next_run_ = 0;
   std::map<int64_t, Hubs> attached_;
   // Messages (sender, bytes) of runs this process has not started yet.
-  std::map<int64_t, std::vector<std::pair<int, std::string>>> early_;
+  std::map<int64_t, std::vector<std::pair<int, WireBuffer>>> early_;
   absl::Status failure_;
 };
 
