@@ -164,7 +164,7 @@ absl::StatusOr<std::shared_ptr<const Literal>> ExchangeAndCombine(
     one.push_back(std::move(value));
     absl::StatusOr<Literal> r = combine(one);
     if (!r.ok()) return r.status();
-    return std::make_shared<const Literal>(*std::move(r));
+    return std::make_shared<Literal>(*std::move(r));
   }
   if (ctx.collectives == nullptr)
     return OpError(instr, "no collective hub in this run (several devices need one)");

@@ -128,7 +128,7 @@ absl::StatusOr<std::shared_ptr<CollectiveHub::Rendezvous>> CollectiveHub::Meet(
         ReduceAcrossProcesses(instr, *r, group, remote_key, execution, *sliced);
     lock.lock();
     if (combined.ok())
-      r->combined = std::make_shared<const Literal>(*std::move(combined));
+      r->combined = std::make_shared<Literal>(*std::move(combined));
     else
       r->combine_status = combined.status();
     pending_.erase(key);
@@ -168,7 +168,7 @@ absl::StatusOr<std::shared_ptr<CollectiveHub::Rendezvous>> CollectiveHub::Meet(
       absl::StatusOr<Literal> combined = (*combine)(*r->result);
       lock.lock();
       if (combined.ok())
-        r->combined = std::make_shared<const Literal>(*std::move(combined));
+        r->combined = std::make_shared<Literal>(*std::move(combined));
       else
         r->combine_status = combined.status();
     }

@@ -87,7 +87,8 @@ class CollectiveHub {
         reduce;
   };
   // With `sliced`, a group with members in other processes uses it instead
-  // of `combine`.
+  // of `combine`. The result is a non-const Literal behind the const
+  // pointer: a member holding the last reference may move it out.
   absl::StatusOr<std::shared_ptr<const Literal>> ExchangeAndCombine(
       const Instruction& instr, absl::Span<const int64_t> group, int64_t position, Literal value,
       const Combine& combine, const Sliced* sliced = nullptr);

@@ -229,6 +229,10 @@ absl::StatusOr<Literal> AllReduce(const Instruction& instr, absl::Span<const Lit
   absl::StatusOr<std::shared_ptr<const Literal>> combined =
       ExchangeAndCombine(instr, ctx, *group, Pack(std::move(mine)), combine, &sliced);
   if (!combined.ok()) return combined.status();
+  // The last holder (always, with one member per process) takes the value
+  // instead of copying it; the hub made it a non-const Literal.
+  if (combined->use_count() == 1)
+    return Conform(std::move(const_cast<Literal&>(**combined)), instr.shape());
   return Conform(**combined, instr.shape());
 }
 
