@@ -100,18 +100,20 @@ class MpiProcessesImpl final : public MpiProcesses {
   void SendContributions(int64_t run, int to_process, const std::string& key, int64_t execution,
                          int64_t first_device,
                          const std::vector<std::pair<int64_t, const Literal*>>& values) override {
-    Queue(to_process, EncodeContributions(run, key, execution, first_device, values));
+    Queue(to_process, EncodeContributions(run, key, execution, first_device, values), run, key);
   }
 
   void SendReducePart(int64_t run, int to_process, const std::string& key, int64_t execution,
                       int64_t first_device, int64_t phase,
                       const std::function<void(WireWriter&)>& write) override {
-    Queue(to_process, EncodeReducePart(run, key, execution, first_device, phase, write));
+    Queue(to_process, EncodeReducePart(run, key, execution, first_device, phase, write), run,
+          key);
   }
 
   void SendChannelMessage(int64_t run, int to_process, int64_t channel, int64_t target,
                           const Literal& value) override {
-    Queue(to_process, EncodeChannelMessage(run, channel, target, value));
+    Queue(to_process, EncodeChannelMessage(run, channel, target, value), run,
+          ChannelTrafficKey(channel));
   }
 
   void ReportFailure(const absl::Status& status) override {
@@ -127,6 +129,16 @@ class MpiProcessesImpl final : public MpiProcesses {
   absl::Status remote_failure() const override {
     std::lock_guard<std::mutex> lock(mu_);
     return desk_.failure();
+  }
+
+  int64_t runs() const override {
+    std::lock_guard<std::mutex> lock(mu_);
+    return desk_.runs();
+  }
+
+  TrafficLog traffic() const override {
+    std::lock_guard<std::mutex> lock(mu_);
+    return desk_.traffic();
   }
 
   absl::Status Finish(bool failed, double timeout_seconds) override {
@@ -148,11 +160,13 @@ class MpiProcessesImpl final : public MpiProcesses {
   }
 
  private:
-  void Queue(int to, WireBuffer bytes) {
+  // `run` and `what` name the traffic (run < 0: not counted, a failure).
+  void Queue(int to, WireBuffer bytes, int64_t run = -1, const std::string& what = "") {
     auto m = std::make_unique<Outgoing>();
     m->to = to;
     m->bytes = std::move(bytes);
     std::lock_guard<std::mutex> lock(mu_);
+    if (run >= 0) desk_.CountSent(run, what, m->bytes.size());
     outgoing_.push_back(std::move(m));
     cv_.notify_all();
   }

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -26,6 +27,18 @@ class ChannelHub;
 inline int ProcessOfDevice(int64_t device, int64_t devices, int processes) {
   return static_cast<int>(device / (devices / processes));
 }
+
+// What crossed between this process and the others for one collective
+// instruction (CollectiveHub::KeyOf) or channel ("channel N") in one run:
+// whole messages, headers included (hlo-run --profile).
+struct Traffic {
+  int64_t sent_bytes = 0;
+  int64_t received_bytes = 0;
+  int64_t sent_messages = 0;
+  int64_t received_messages = 0;
+};
+// (run number, instruction key or channel) -> traffic.
+using TrafficLog = std::map<std::pair<int64_t, std::string>, Traffic>;
 
 class Transport {
  public:
@@ -69,6 +82,11 @@ class Transport {
   virtual void ReportFailure(const absl::Status& status) = 0;
   // The failure another process reported (OK if none).
   virtual absl::Status remote_failure() const = 0;
+
+  // Runs attached so far (the next run's number) and the traffic of every
+  // run.
+  virtual int64_t runs() const = 0;
+  virtual TrafficLog traffic() const = 0;
 };
 
 }  // namespace hlo::cpu

@@ -61,6 +61,14 @@ WireBuffer EncodeFailure(int process, absl::string_view message) {
   return std::move(w.buffer());
 }
 
+std::string ChannelTrafficKey(int64_t channel) { return absl::StrCat("channel ", channel); }
+
+void RunDesk::CountSent(int64_t run, const std::string& what, size_t bytes) {
+  Traffic& t = traffic_[{run, what}];
+  t.sent_bytes += static_cast<int64_t>(bytes);
+  ++t.sent_messages;
+}
+
 int64_t RunDesk::Attach(CollectiveHub* collectives, ChannelHub* channels) {
   const int64_t run = next_run_++;
   Hubs& hubs = attached_[run];
@@ -118,13 +126,20 @@ void RunDesk::Deliver(Hubs& hubs, int from, WireBuffer bytes) {
                                           st.message())));
   };
   const int64_t kind = *r.Int();  // both checked by Received
-  r.Int().IgnoreError();
+  const int64_t run = *r.Int();
+  const size_t size = bytes.size();
+  auto tally = [&](const std::string& what) {
+    Traffic& t = traffic_[{run, what}];
+    t.received_bytes += static_cast<int64_t>(size);
+    ++t.received_messages;
+  };
   if (kind == kChannel) {
     absl::StatusOr<int64_t> channel = r.Int();
     absl::StatusOr<int64_t> target = r.Int();
     if (!channel.ok() || !target.ok()) return corrupt(absl::DataLossError("bad channel header"));
     absl::StatusOr<Literal> value = r.Get();
     if (!value.ok()) return corrupt(value.status());
+    tally(ChannelTrafficKey(*channel));
     hubs.channels->DeliverRemote(*channel, *target, *std::move(value));
     return;
   }
@@ -137,6 +152,7 @@ void RunDesk::Deliver(Hubs& hubs, int from, WireBuffer bytes) {
       return corrupt(absl::DataLossError("bad all-reduce part header"));
     // The hub reads the payload in place.
     const size_t payload = bytes.size() - r.left();
+    tally(*key);
     hubs.collectives->DeliverPart(*key, *execution, *first, from, *phase, std::move(bytes),
                                   payload);
     return;
@@ -152,6 +168,7 @@ void RunDesk::Deliver(Hubs& hubs, int from, WireBuffer bytes) {
     if (!value.ok()) return corrupt(value.status());
     values.emplace_back(*position, *std::move(value));
   }
+  tally(*key);
   hubs.collectives->DeliverRemote(*key, *execution, *first, from, std::move(values));
 }
 

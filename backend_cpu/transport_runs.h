@@ -16,6 +16,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
 #include "backend_cpu/literal_wire.h"
+#include "backend_cpu/transport.h"
 #include "ir/literal.h"
 
 namespace hlo::cpu {
@@ -55,6 +56,12 @@ class RunDesk {
   // The first failure another process reported (OK if none).
   const absl::Status& failure() const { return failure_; }
 
+  // Transport::runs / traffic. Sends are counted by the transport
+  // (CountSent), receipts here.
+  int64_t runs() const { return next_run_; }
+  const TrafficLog& traffic() const { return traffic_; }
+  void CountSent(int64_t run, const std::string& what, size_t bytes);
+
  private:
   struct Hubs {
     CollectiveHub* collectives = nullptr;
@@ -69,6 +76,10 @@ class RunDesk {
   // Messages (sender, bytes) of runs this process has not started yet.
   std::map<int64_t, std::vector<std::pair<int, WireBuffer>>> early_;
   absl::Status failure_;
+  TrafficLog traffic_;
 };
+
+// The traffic key of a send/recv channel.
+std::string ChannelTrafficKey(int64_t channel);
 
 }  // namespace hlo::cpu

@@ -46,6 +46,8 @@ class LoopbackTransport final : public Transport {
                           const Literal& value) override;
   void ReportFailure(const absl::Status& status) override;
   absl::Status remote_failure() const override;
+  int64_t runs() const override;
+  TrafficLog traffic() const override;
 
   RunDesk desk;  // under the net's lock
 
@@ -61,8 +63,10 @@ class LoopbackNet {
     for (int p = 0; p < processes; ++p)
       transports.push_back(std::make_unique<LoopbackTransport>(this, p));
   }
-  void Post(int from, int to, WireBuffer bytes) {
+  // `run` and `what` name the traffic the sender counts (run < 0: none).
+  void Post(int from, int to, WireBuffer bytes, int64_t run = -1, const std::string& what = "") {
     std::lock_guard<std::mutex> lock(mu);
+    if (run >= 0) transports[from]->desk.CountSent(run, what, bytes.size());
     transports[to]->desk.Received(from, std::move(bytes));
   }
 
@@ -90,19 +94,21 @@ void LoopbackTransport::Detach(int64_t run) {
 void LoopbackTransport::SendContributions(
     int64_t run, int to_process, const std::string& key, int64_t execution, int64_t first_device,
     const std::vector<std::pair<int64_t, const Literal*>>& values) {
-  net_->Post(process_, to_process, EncodeContributions(run, key, execution, first_device, values));
+  net_->Post(process_, to_process, EncodeContributions(run, key, execution, first_device, values),
+             run, key);
 }
 
 void LoopbackTransport::SendReducePart(int64_t run, int to_process, const std::string& key,
                                        int64_t execution, int64_t first_device, int64_t phase,
                                        const std::function<void(WireWriter&)>& write) {
   net_->Post(process_, to_process,
-             EncodeReducePart(run, key, execution, first_device, phase, write));
+             EncodeReducePart(run, key, execution, first_device, phase, write), run, key);
 }
 
 void LoopbackTransport::SendChannelMessage(int64_t run, int to_process, int64_t channel,
                                            int64_t target, const Literal& value) {
-  net_->Post(process_, to_process, EncodeChannelMessage(run, channel, target, value));
+  net_->Post(process_, to_process, EncodeChannelMessage(run, channel, target, value), run,
+             ChannelTrafficKey(channel));
 }
 
 void LoopbackTransport::ReportFailure(const absl::Status& status) {
@@ -113,6 +119,16 @@ void LoopbackTransport::ReportFailure(const absl::Status& status) {
 absl::Status LoopbackTransport::remote_failure() const {
   std::lock_guard<std::mutex> lock(net_->mu);
   return desk.failure();
+}
+
+int64_t LoopbackTransport::runs() const {
+  std::lock_guard<std::mutex> lock(net_->mu);
+  return desk.runs();
+}
+
+TrafficLog LoopbackTransport::traffic() const {
+  std::lock_guard<std::mutex> lock(net_->mu);
+  return desk.traffic();
 }
 
 // A literal's shape (with layout) and raw bytes: equal strings mean
@@ -134,7 +150,8 @@ std::unique_ptr<Module> Parse(const std::string& text) {
 // result printed (or the error of the process that failed).
 std::vector<std::string> RunSplit(const std::string& text, const std::vector<Literal>& args,
                                   RunOptions options, int processes,
-                                  std::vector<absl::Status>* errors = nullptr) {
+                                  std::vector<absl::Status>* errors = nullptr,
+                                  std::vector<TrafficLog>* traffic = nullptr) {
   std::unique_ptr<Module> module = Parse(text);
   LoopbackNet net(processes);
   std::vector<absl::StatusOr<RunResult>> runs(processes, absl::UnknownError("not run"));
@@ -147,6 +164,8 @@ std::vector<std::string> RunSplit(const std::string& text, const std::vector<Lit
       if (!runs[p].ok()) net.transports[p]->ReportFailure(runs[p].status());
     });
   for (std::thread& t : threads) t.join();
+  if (traffic != nullptr)
+    for (int p = 0; p < processes; ++p) traffic->push_back(net.transports[p]->traffic());
   std::vector<std::string> out;
   for (int p = 0; p < processes; ++p) {
     if (!runs[p].ok()) {
@@ -263,6 +282,34 @@ TEST(TransportTest, SlicedAllReduceMatchesOneProcessBitForBit) {
   args.push_back(std::move(x));
   args.push_back(*ParseLiteral("f32[3] {0.3, 0.7, 1.1}"));
   ExpectSplitsMatchOneProcess(kSlicedAllReduce, args);
+}
+
+// One device per process: each sends the other its half to reduce, then
+// its reduced half (what --profile reports per collective).
+TEST(TransportTest, AllReduceTrafficIsTwoHalvesEachWay) {
+  const std::string text = absl::StrCat("HloModule halves, replica_count=2\n", kSum, R"(
+ENTRY main {
+  x = f32[1000] parameter(0)
+  ROOT ar = f32[1000] all-reduce(x), replica_groups={}, to_apply=sum
+}
+)");
+  std::vector<Literal> args;
+  args.push_back(Literal(*ParseShape("f32[1000]")));
+  std::vector<TrafficLog> traffic;
+  std::vector<absl::Status> errors;
+  EXPECT_EQ(RunSplit(text, args, RunOptions(), 2, &errors, &traffic).size(), 2u);
+  ASSERT_EQ(traffic.size(), 2u);
+  for (const TrafficLog& log : traffic) {
+    ASSERT_EQ(log.size(), 1u);
+    EXPECT_EQ(log.begin()->first, std::make_pair(int64_t{0}, std::string("main/ar")));
+    const Traffic& t = log.begin()->second;
+    EXPECT_EQ(t.sent_messages, 2);
+    EXPECT_EQ(t.received_messages, 2);
+    // 2 x 500 floats, plus headers.
+    EXPECT_GE(t.sent_bytes, 4000);
+    EXPECT_LT(t.sent_bytes, 4200);
+    EXPECT_EQ(t.received_bytes, t.sent_bytes);
+  }
 }
 
 TEST(TransportTest, UnevenSplitIsAnError) {

@@ -5,11 +5,13 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "backend_cpu/collectives.h"
 #include "backend_cpu/mpi_transport.h"
 #include "tools/npy_dir.h"
@@ -98,6 +100,40 @@ absl::Status WriteDeviceOutputs(const std::string& dir, const cpu::RunResult& re
     if (!st.ok()) return st;
   }
   return absl::OkStatus();
+}
+
+int64_t RunsSoFar() {
+  cpu::MpiProcesses* p = Processes();
+  return p == nullptr ? 0 : p->runs();
+}
+
+std::string TrafficTable(int64_t first_run, int64_t last_run) {
+  cpu::MpiProcesses* p = Processes();
+  if (p == nullptr || last_run <= first_run) return "";
+  std::map<std::string, cpu::Traffic> rows;
+  cpu::Traffic total;
+  for (const auto& [key, t] : p->traffic()) {
+    if (key.first < first_run || key.first >= last_run) continue;
+    for (cpu::Traffic* sum : {&rows[key.second], &total}) {
+      sum->sent_bytes += t.sent_bytes;
+      sum->received_bytes += t.received_bytes;
+      sum->sent_messages += t.sent_messages;
+      sum->received_messages += t.received_messages;
+    }
+  }
+  const double runs = static_cast<double>(last_run - first_run);
+  auto mb = [&](int64_t bytes) { return static_cast<double>(bytes) / runs / 1e6; };
+  std::string out = absl::StrFormat(
+      "between processes: process %d of %d sent %.3f MB and received %.3f MB per run "
+      "(whole messages, headers included)\n%10s %10s %8s %8s  %s\n",
+      p->process(), p->process_count(), mb(total.sent_bytes), mb(total.received_bytes),
+      "MB sent", "MB recv", "msgs out", "msgs in",
+      "collective (computation/instruction) or channel");
+  for (const auto& [what, t] : rows)
+    absl::StrAppend(&out, absl::StrFormat("%10.3f %10.3f %8.4g %8.4g  %s\n", mb(t.sent_bytes),
+                                          mb(t.received_bytes), t.sent_messages / runs,
+                                          t.received_messages / runs, what));
+  return out;
 }
 
 int Finish(int code) {

@@ -40,6 +40,15 @@ bool HoldsDevice0();
 // K this process ran.
 absl::Status WriteDeviceOutputs(const std::string& dir, const cpu::RunResult& result);
 
+// Runs made with the other processes so far (0 without them): the run
+// numbers of the runs that follow start there.
+int64_t RunsSoFar();
+
+// hlo-run --profile: what this process sent to and received from the
+// others per run, for each collective instruction and channel, averaged
+// over runs [first_run, last_run); "" without other processes.
+std::string TrafficTable(int64_t first_run, int64_t last_run);
+
 // Ends this process in step with the others and returns its exit status:
 // `code` as it is, or 1 when another process failed (reported on stderr).
 int Finish(int code);

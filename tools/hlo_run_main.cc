@@ -498,6 +498,7 @@ int Run(int argc, char** argv) {
     result = cpu::RunModule(**module, args, untimed);
     if (!result.ok()) return Fail(result.status().message());
   }
+  const int64_t first_timed_run = distributed::RunsSoFar();
   for (int64_t it = 0; it < *iterations; ++it) {
     // The previous run's result goes first: its buffers are then reused by
     // this run (ir/buffer_allocator.cc) instead of fresh, page-faulting ones.
@@ -512,6 +513,7 @@ int Run(int argc, char** argv) {
   json_report.iterations = *iterations;
   json_report.warmup = *warmup;
   json_report.seconds = seconds;
+  const int64_t last_timed_run = distributed::RunsSoFar();
   if (!reporter) {
     // Every process runs the same runs (the reference too) in step.
     if (compare) {
@@ -567,6 +569,7 @@ int Run(int argc, char** argv) {
       int64_t rows = 20;
       absl::SimpleAtoi(opts.profile, &rows);
       std::string table = cpu::FormatProfile(*profiler, rows);
+      absl::StrAppend(&table, distributed::TrafficTable(first_timed_run, last_timed_run));
       fwrite(table.data(), 1, table.size(), stderr);
     }
     if (!opts.profile_json.empty()) {

@@ -12,6 +12,9 @@ Modes (one ctest test each, testdata/CMakeLists.txt):
                     --collective-timeout and a process count that does not
                     divide the devices: every run must end non-zero within
                     its time limit with the expected message.
+  --traffic         --profile's table of what crosses processes: an all-reduce
+                    of 1000 f32 over 2 processes sends and receives its half
+                    twice (2 messages of 2000 bytes and a header each way).
 Exits 77 (skipped) when no mpirun is installed.
 """
 import argparse
@@ -169,6 +172,26 @@ def check_faults(hlo_run, mpi_for, collective_dir, tmp):
   return errors
 
 
+def check_traffic(hlo_run, mpi_for, tmp):
+  module = os.path.join(tmp, 'halves.hlo')
+  with open(module, 'w') as f:
+    f.write('HloModule halves, replica_count=2\n'
+            'sum { a = f32[] parameter(0)  b = f32[] parameter(1)  ROOT s = f32[] add(a, b) }\n'
+            'ENTRY main { x = f32[1000] parameter(0)\n'
+            '  ROOT ar = f32[1000] all-reduce(x), replica_groups={}, to_apply=sum }\n')
+  r = run(mpi_for(2) + [hlo_run, module, '--random-inputs', '--iterations=2', '--profile',
+                        '--output=' + os.path.join(tmp, 'halves.npy')], 120)
+  out = r.stdout + r.stderr
+  if r.returncode != 0:
+    return ['traffic: exit %d:\n%s' % (r.returncode, out)]
+  errors = []
+  for p in [r'between processes: process 0 of 2 sent 0\.004\d* MB and received 0\.004\d* MB '
+            r'per run', r'\n +0\.004\d* +0\.004\d* +2 +2  main/ar\n']:
+    if not re.search(p, out):
+      errors.append('traffic: no match for /%s/ in:\n%s' % (p, out))
+  return errors
+
+
 def main():
   ap = argparse.ArgumentParser(description=__doc__,
                                formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -178,6 +201,7 @@ def main():
   ap.add_argument('--lit', nargs='*', default=[])
   ap.add_argument('--module')
   ap.add_argument('--faults', metavar='COLLECTIVE_DIR')
+  ap.add_argument('--traffic', action='store_true')
   ap.add_argument('args', nargs='*', help='hlo-run flags for --module')
   opts = ap.parse_args()
   if not opts.mpirun:
@@ -209,6 +233,8 @@ def main():
         compared += 1
     if opts.faults:
       errors += check_faults(opts.hlo_run, mpi_for, opts.faults, tmp)
+    if opts.traffic:
+      errors += check_traffic(opts.hlo_run, mpi_for, tmp)
   finally:
     if not errors:
       shutil.rmtree(tmp, ignore_errors=True)
@@ -216,8 +242,9 @@ def main():
     print('FAIL: ' + e)
   if errors:
     return 1
-  print('OK: %d runs compared bit for bit with %d processes%s' %
-        (compared, opts.np, ', fault cases passed' if opts.faults else ''))
+  print('OK: %d runs compared bit for bit with %d processes%s%s' %
+        (compared, opts.np, ', fault cases passed' if opts.faults else '',
+         ', traffic table checked' if opts.traffic else ''))
   return 0
 
 
