@@ -2,7 +2,8 @@
 # docs/mpi.md's all-reduce figures: hlo-run's all-reduce of 64 MB (f32,
 # one device per process) over 2 and 4 processes against MPI_Allreduce of
 # the same size in the same run (bench/mpi_allreduce.cc, the limit of the
-# engine hlo-run rides on). Usage: bench/mpi_allreduce.sh [BUILD_DIR]
+# engine hlo-run rides on). hlo-run runs one thread per process, as
+# MPI_Allreduce does. Usage: bench/mpi_allreduce.sh [BUILD_DIR]
 set -eu
 build=${1:-build}
 mpirun_flags="--oversubscribe"
@@ -19,6 +20,6 @@ for np in 2 4; do
   mpirun $mpirun_flags -np $np "$build/bench/mpi_allreduce" 16777216 5
   # shellcheck disable=SC2086
   mpirun $mpirun_flags -np $np "$build/tools/hlo-run" "$dir/allreduce.hlo" --replicas=$np \
-    --random-inputs --iterations=5 --output-dir="$dir/out" 2>&1 | grep 'runs:' |
+    --random-inputs --iterations=5 --threads=1 --output-dir="$dir/out" 2>&1 | grep 'runs:' |
     sed "s/^/hlo-run all-reduce 64 MB over $np processes: /"
 done
