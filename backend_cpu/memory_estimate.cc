@@ -141,15 +141,32 @@ absl::StatusOr<int64_t> ParseMemoryLimit(const std::string& text) {
 }
 
 absl::Status CheckMemoryLimit(const Module& module, int64_t limit, int64_t replica_count,
-                              int64_t partition_count) {
+                              int64_t partition_count, const ProcessShare& share) {
   const MemoryEstimate est = EstimateMemory(module, replica_count, partition_count);
-  if (est.total_bytes <= limit) return absl::OkStatus();
-  std::string msg = absl::StrCat(
-      "the module needs about ", FormatBytes(est.total_bytes), " (parameters ", FormatBytes(est.parameter_bytes),
-      " + live values at the peak ", FormatBytes(est.peak_live_bytes),
-      est.devices > 1 ? absl::StrCat(" x ", est.devices, " devices") : std::string(),
-      ") but the memory limit is ", FormatBytes(limit),
-      " (--memory-limit; default: the available memory less a margin); the largest buffers:");
+  std::string msg;
+  if (share.processes > 1) {
+    const int64_t local = est.devices / share.processes;
+    const int64_t per_process = SatAdd(est.parameter_bytes, SatMul(local, est.peak_live_bytes));
+    const int64_t need = SatMul(share.on_this_host, per_process);
+    if (need <= limit) return absl::OkStatus();
+    msg = absl::StrCat(
+        "the module needs about ", FormatBytes(need), " on host ", share.host, ": ",
+        share.on_this_host, " of the ", share.processes, " processes run there, each needing ",
+        FormatBytes(per_process), " (parameters ", FormatBytes(est.parameter_bytes),
+        " + live values at the peak ", FormatBytes(est.peak_live_bytes), " x ", local,
+        " devices of the process), but the memory limit is ", FormatBytes(limit),
+        " (--memory-limit; default: the available memory less a margin); run on more hosts "
+        "(fewer processes per host); the largest buffers:");
+  } else {
+    if (est.total_bytes <= limit) return absl::OkStatus();
+    msg = absl::StrCat(
+        "the module needs about ", FormatBytes(est.total_bytes), " (parameters ",
+        FormatBytes(est.parameter_bytes), " + live values at the peak ",
+        FormatBytes(est.peak_live_bytes),
+        est.devices > 1 ? absl::StrCat(" x ", est.devices, " devices") : std::string(),
+        ") but the memory limit is ", FormatBytes(limit),
+        " (--memory-limit; default: the available memory less a margin); the largest buffers:");
+  }
   for (const BufferEstimate& b : est.largest) absl::StrAppend(&msg, "\n  ", FormatBytes(b.bytes), "  ", b.instruction);
   return absl::ResourceExhaustedError(msg);
 }

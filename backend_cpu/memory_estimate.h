@@ -46,10 +46,21 @@ int64_t DefaultMemoryLimit();
 // T (powers of 1024; "KiB"/"GB" spellings accepted). Errors name the flag.
 absl::StatusOr<int64_t> ParseMemoryLimit(const std::string& text);
 
+// How a run is split over MPI processes (docs/mpi.md): each process makes
+// its own parameters and runs devices / processes devices, and the
+// processes on one host share its memory.
+struct ProcessShare {
+  int processes = 1;
+  int on_this_host = 1;
+  std::string host;
+};
+
 // OK when the estimate fits in `limit` bytes; else ResourceExhausted with
-// the need, the limit and the five largest buffers.
+// the need, the limit and the five largest buffers. With several
+// processes the need is that of this host's processes together.
 absl::Status CheckMemoryLimit(const Module& module, int64_t limit, int64_t replica_count = 0,
-                              int64_t partition_count = 0);
+                              int64_t partition_count = 0,
+                              const ProcessShare& share = ProcessShare());
 
 // "1.50 GB (1500000000 bytes)".
 std::string FormatBytes(int64_t bytes);

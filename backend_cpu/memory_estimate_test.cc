@@ -56,6 +56,21 @@ TEST(MemoryEstimate, CheckGivesNeedLimitAndBuffers) {
   EXPECT_NE(st.message().find("%a = f32[100]{0} exponential(%p)"), std::string::npos) << st;
 }
 
+// Over MPI processes: each has its own parameters and devices, and the
+// processes of one host must fit together.
+TEST(MemoryEstimate, CheckPerHostOfProcesses) {
+  std::unique_ptr<Module> m = Parse(kChain);
+  ASSERT_NE(m, nullptr);
+  const ProcessShare share{3, 2, "h"};  // 3 devices over 3 processes, 2 of them here
+  EXPECT_TRUE(CheckMemoryLimit(*m, 2 * (410 + 800), 0, 0, share).ok());
+  absl::Status st = CheckMemoryLimit(*m, 2 * (410 + 800) - 1, 0, 0, share);
+  ASSERT_EQ(st.code(), absl::StatusCode::kResourceExhausted);
+  EXPECT_NE(st.message().find("needs about 2420 bytes on host h: 2 of the 3 processes run there, "
+                              "each needing 1210 bytes"),
+            std::string::npos)
+      << st;
+}
+
 TEST(MemoryEstimate, HugeShapesSaturateInsteadOfWrapping) {
   std::unique_ptr<Module> m = Parse(R"(HloModule h
 ENTRY %main (p: f64[4000000000,4000000000,4000000000]) -> f64[4000000000,4000000000,4000000000] {

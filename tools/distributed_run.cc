@@ -84,6 +84,18 @@ absl::Status Configure(const Module& module, cpu::RunOptions* options) {
   return absl::OkStatus();
 }
 
+cpu::ProcessShare Share() {
+  cpu::ProcessShare share;
+  cpu::MpiProcesses* p = Processes();
+  if (p == nullptr) return share;
+  share.processes = p->process_count();
+  share.host = p->host(p->process());
+  share.on_this_host = 0;
+  for (int q = 0; q < share.processes; ++q)
+    if (p->host(q) == share.host) ++share.on_this_host;
+  return share;
+}
+
 bool HoldsDevice0() {
   cpu::MpiProcesses* p = Processes();
   return p == nullptr || p->process() == 0;

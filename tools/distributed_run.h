@@ -13,6 +13,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
 #include "backend_cpu/executor.h"
+#include "backend_cpu/memory_estimate.h"
 #include "ir/module.h"
 
 namespace hlo::distributed {
@@ -32,6 +33,10 @@ void RecordError(absl::string_view message);
 // which devices this process runs; fails when the process count does not
 // divide the device count of `module` and `options`.
 absl::Status Configure(const Module& module, cpu::RunOptions* options);
+
+// This process's share of the run, for the memory check (processes, and
+// how many run on this host): one process without a launcher.
+cpu::ProcessShare Share();
 
 // Whether this process holds device 0 (prints and writes the result).
 bool HoldsDevice0();

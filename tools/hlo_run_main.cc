@@ -414,7 +414,7 @@ int Run(int argc, char** argv) {
   const bool reporter = distributed::HoldsDevice0();
   // Before any argument is made: refuse what cannot fit (memory_estimate.h).
   absl::Status fits = cpu::CheckMemoryLimit(**module, *memory_limit, run_options.replica_count,
-                                            run_options.partition_count);
+                                            run_options.partition_count, distributed::Share());
   if (!fits.ok()) return Fail(fits.message());
 
   // Arguments.

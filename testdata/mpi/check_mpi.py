@@ -9,8 +9,9 @@ Modes (one ctest test each, testdata/CMakeLists.txt):
                     byte for byte.
   --module FILE ARGS  the same for one module with the given hlo-run flags.
   --faults DIR      a rank with a bad input, a killed rank, a deadlock under
-                    --collective-timeout and a process count that does not
-                    divide the devices: every run must end non-zero within
+                    --collective-timeout, a process count that does not
+                    divide the devices and a memory limit this host's
+                    processes exceed: every run must end non-zero within
                     its time limit with the expected message.
   --traffic         --profile's table of what crosses processes: an all-reduce
                     of 1000 f32 over 2 processes sends and receives its half
@@ -165,6 +166,11 @@ def check_faults(hlo_run, mpi_for, collective_dir, tmp):
   expect('deadlock', mpi_for(2) + [dead],
          [r'collective %(all timed out waiting for devices 2, 3|rs timed out waiting for '
           r'devices 0, 1) after 2 s'], 60)
+  # The memory check counts this host's processes, each with its own
+  # parameters and its own devices.
+  expect('memory', mpi_for(2) + good + ['--memory-limit=1'],
+         [r'error: process 0 of 2 \(host [^)]*\): the module needs about .* on host [^:]*: 2 of '
+          r'the 2 processes run there, each needing .* x 2 devices of the process\)'], 60)
   # 3 processes cannot split 4 devices.
   expect('split', mpi_for(3) + good,
          [r'the 4 devices \(4 replicas x 1 partitions\) cannot be split evenly over 3 MPI '
