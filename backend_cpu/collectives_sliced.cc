@@ -15,6 +15,10 @@
 // slice already combined (the order is kept: the fold starts with them).
 // Others send one slice per member: combining them early would change the
 // order of the floating-point fold.
+//
+// Slices travel in pieces of about 4 MB, so that the owner reduces one
+// piece while the next is on its way and sends each reduced piece back at
+// once: the copies and the reduction overlap the transfers.
 #include <algorithm>
 #include <chrono>
 #include <cstring>
@@ -37,6 +41,10 @@ absl::Status Corrupt(const Instruction& instr, absl::string_view what) {
   return absl::DataLossError(absl::StrCat("collective %", instr.name(), ": ", what,
                                           " (do all processes run the same module?)"));
 }
+
+// Slices travel in pieces of about this size (at most kMaxPieces).
+constexpr int64_t kPieceBytes = int64_t{4} << 20;
+constexpr int64_t kMaxPieces = 64;
 
 // One entry of a slice: the combination of group positions [begin, end)
 // (several only when they start the group), one view per operand.
@@ -125,33 +133,52 @@ absl::StatusOr<Literal> CollectiveHub::ReduceAcrossProcesses(const Instruction& 
   auto slice_count = [&](size_t i, int64_t s) {
     return slice_begin(i, s + 1) - slice_begin(i, s);
   };
-  auto at = [&](int64_t pos, size_t i, int64_t s) {
-    return OperandOf(r.values[pos], i, n).data() + slice_begin(i, s) * element_bytes[i];
+  // Each slice travels in pieces of about kPieceBytes, so that the owner
+  // reduces one piece while the next is on its way (and the reduced piece
+  // goes back while it reduces the next). Every process computes the same
+  // number from the shapes.
+  std::vector<int64_t> pieces(slices);
+  int64_t most_pieces = 1;
+  for (int64_t s = 0; s < slices; ++s) {
+    int64_t bytes = 0;
+    for (size_t i = 0; i < n; ++i) bytes += slice_count(i, s) * element_bytes[i];
+    pieces[s] = std::clamp<int64_t>(bytes / kPieceBytes, 1, kMaxPieces);
+    most_pieces = std::max(most_pieces, pieces[s]);
+  }
+  // Piece j of slice s of operand i: its first element and its count.
+  auto piece_begin = [&](size_t i, int64_t s, int64_t j) {
+    return slice_begin(i, s) + slice_count(i, s) * j / pieces[s];
+  };
+  auto piece_count = [&](size_t i, int64_t s, int64_t j) {
+    return piece_begin(i, s, j + 1) - piece_begin(i, s, j);
+  };
+  auto at = [&](int64_t pos, size_t i, int64_t s, int64_t j) {
+    return OperandOf(r.values[pos], i, n).data() + piece_begin(i, s, j) * element_bytes[i];
   };
 
-  // Slice `s` of every operand from a message of process `from`.
-  auto read_slices = [&](WireReader& reader, int64_t s,
-                         int from) -> absl::StatusOr<std::vector<const uint8_t*>> {
+  // Piece j of slice `s` of every operand from a message of process `from`.
+  auto read_piece = [&](WireReader& reader, int64_t s, int64_t j,
+                        int from) -> absl::StatusOr<std::vector<const uint8_t*>> {
     std::vector<const uint8_t*> out;
     for (size_t i = 0; i < n; ++i) {
       absl::StatusOr<absl::string_view> bytes = reader.View();
       if (!bytes.ok() ||
-          static_cast<int64_t>(bytes->size()) != slice_count(i, s) * element_bytes[i])
+          static_cast<int64_t>(bytes->size()) != piece_count(i, s, j) * element_bytes[i])
         return Corrupt(instr, absl::StrCat("a slice from process ", from, " has the wrong size"));
       out.push_back(reinterpret_cast<const uint8_t*>(bytes->data()));
     }
     return out;
   };
 
-  // Phase 0: every other owner gets this process's contributions to its slice.
-  for (int64_t s = 0; s < slices; ++s) {
-    if (s == mine) continue;
+  // Phase 0 (message phase 2j for piece j): every other owner gets this
+  // process's contributions to its slice, first pieces first.
+  auto send_piece = [&](int64_t s, int64_t j) {
     absl::Status status;
     transport_->SendReducePart(
-        run_, processes[s], key, execution, group[0], 0, [&](WireWriter& w) {
+        run_, processes[s], key, execution, group[0], 2 * j, [&](WireWriter& w) {
           size_t bytes = 64;
           for (size_t i = 0; i < n; ++i)
-            bytes += (prefix ? 1 : local.size()) * (slice_count(i, s) * element_bytes[i] + 8);
+            bytes += (prefix ? 1 : local.size()) * (piece_count(i, s, j) * element_bytes[i] + 8);
           w.Reserve(w.buffer().size() + bytes + 24 * local.size());
           if (prefix) {
             w.Int(1);
@@ -159,8 +186,8 @@ absl::StatusOr<Literal> CollectiveHub::ReduceAcrossProcesses(const Instruction& 
             w.Int(static_cast<int64_t>(local.size()));
             for (size_t i = 0; i < n && status.ok(); ++i) {
               std::vector<const uint8_t*> inputs;
-              for (int64_t pos : local) inputs.push_back(at(pos, i, s));
-              const int64_t count = slice_count(i, s);
+              for (int64_t pos : local) inputs.push_back(at(pos, i, s, j));
+              const int64_t count = piece_count(i, s, j);
               char* out = w.Slot(static_cast<size_t>(count * element_bytes[i]));
               status = sliced.reduce(i, inputs, count, reinterpret_cast<uint8_t*>(out));
             }
@@ -171,92 +198,107 @@ absl::StatusOr<Literal> CollectiveHub::ReduceAcrossProcesses(const Instruction& 
             w.Int(pos);
             w.Int(pos + 1);
             for (size_t i = 0; i < n; ++i)
-              w.Bytes(absl::string_view(reinterpret_cast<const char*>(at(pos, i, s)),
-                                        slice_count(i, s) * element_bytes[i]));
+              w.Bytes(absl::string_view(reinterpret_cast<const char*>(at(pos, i, s, j)),
+                                        piece_count(i, s, j) * element_bytes[i]));
           }
         });
-    if (!status.ok()) return status;
+    return status;
+  };
+  for (int64_t j = 0; j < most_pieces; ++j) {
+    for (int64_t s = 0; s < slices; ++s) {
+      if (s == mine || j >= pieces[s]) continue;
+      if (absl::Status st = send_piece(s, j); !st.ok()) return st;
+    }
   }
 
-  // This process's slice: all contributions, in group order.
+  // This process's slice, piece by piece: all contributions in group
+  // order, reduced, and sent back at once.
   std::vector<int> others;
   for (int p : processes)
     if (p != me) others.push_back(p);
-  absl::StatusOr<std::vector<Part>> parts = TakeParts(instr, group, key, execution, 0, others);
-  if (!parts.ok()) return parts.status();
-  std::vector<Entry> entries;
-  for (int64_t pos : local) {
-    Entry e{pos, pos + 1, {}};
-    for (size_t i = 0; i < n; ++i) e.operands.push_back(at(pos, i, mine));
-    entries.push_back(std::move(e));
-  }
-  for (size_t k = 0; k < parts->size(); ++k) {
-    const Part& part = (*parts)[k];
-    WireReader reader = PayloadOf(part);
-    absl::StatusOr<int64_t> count = reader.Int();
-    if (!count.ok() || *count < 0 || *count > members)
-      return Corrupt(instr, absl::StrCat("the part from process ", others[k], " is unreadable"));
-    for (int64_t j = 0; j < *count; ++j) {
-      absl::StatusOr<int64_t> begin = reader.Int();
-      absl::StatusOr<int64_t> end = reader.Int();
-      if (!begin.ok() || !end.ok())
-        return Corrupt(instr, absl::StrCat("the part from process ", others[k], " is unreadable"));
-      absl::StatusOr<std::vector<const uint8_t*>> slice = read_slices(reader, mine, others[k]);
-      if (!slice.ok()) return slice.status();
-      entries.push_back(Entry{*begin, *end, *std::move(slice)});
-    }
-  }
-  std::sort(entries.begin(), entries.end(),
-            [](const Entry& a, const Entry& b) { return a.begin < b.begin; });
-  // The entries must cover the group once, in order; only the first may
-  // stand for several members.
-  for (size_t j = 0; j < entries.size(); ++j) {
-    const int64_t expected = j == 0 ? 0 : entries[j - 1].end;
-    if (entries[j].begin != expected || entries[j].end <= entries[j].begin ||
-        (j > 0 && entries[j].end != entries[j].begin + 1))
-      return Corrupt(instr, "the processes' parts do not cover the group once, in order");
-  }
-  if (entries.empty() || entries.back().end != members)
-    return Corrupt(instr, "the processes' parts do not cover the group");
-
   std::vector<Literal> results;
   for (size_t i = 0; i < n; ++i) {
     results.push_back(Literal::Uninitialized(sliced.shapes[i]));
     if (static_cast<int64_t>(results.back().size_bytes()) != counts[i] * element_bytes[i])
       return absl::InternalError(
           absl::StrCat("collective %", instr.name(), ": result and operand sizes differ"));
-    std::vector<const uint8_t*> inputs;
-    for (const Entry& e : entries) inputs.push_back(e.operands[i]);
-    uint8_t* out = results[i].data() + slice_begin(i, mine) * element_bytes[i];
-    if (absl::Status st = sliced.reduce(i, inputs, slice_count(i, mine), out); !st.ok())
-      return st;
   }
-  parts->clear();
-
-  // Phase 1: the reduced slice to every other process, theirs into place.
-  for (int p : others)
-    transport_->SendReducePart(run_, p, key, execution, group[0], 1, [&](WireWriter& w) {
-      size_t bytes = 0;
-      for (size_t i = 0; i < n; ++i) bytes += slice_count(i, mine) * element_bytes[i] + 8;
-      w.Reserve(w.buffer().size() + bytes);
-      for (size_t i = 0; i < n; ++i) {
-        const char* data = reinterpret_cast<const char*>(results[i].data());
-        w.Bytes(absl::string_view(data + slice_begin(i, mine) * element_bytes[i],
-                                  slice_count(i, mine) * element_bytes[i]));
+  // Piece j of this process's slice, reduced, into a message.
+  auto write_reduced = [&](WireWriter& w, int64_t j) {
+    size_t bytes = 0;
+    for (size_t i = 0; i < n; ++i) bytes += piece_count(i, mine, j) * element_bytes[i] + 8;
+    w.Reserve(w.buffer().size() + bytes);
+    for (size_t i = 0; i < n; ++i) {
+      const char* data = reinterpret_cast<const char*>(results[i].data());
+      w.Bytes(absl::string_view(data + piece_begin(i, mine, j) * element_bytes[i],
+                                piece_count(i, mine, j) * element_bytes[i]));
+    }
+  };
+  for (int64_t j = 0; j < pieces[mine]; ++j) {
+    absl::StatusOr<std::vector<Part>> parts =
+        TakeParts(instr, group, key, execution, 2 * j, others);
+    if (!parts.ok()) return parts.status();
+    std::vector<Entry> entries;
+    for (int64_t pos : local) {
+      Entry e{pos, pos + 1, {}};
+      for (size_t i = 0; i < n; ++i) e.operands.push_back(at(pos, i, mine, j));
+      entries.push_back(std::move(e));
+    }
+    for (size_t k = 0; k < parts->size(); ++k) {
+      WireReader reader = PayloadOf((*parts)[k]);
+      absl::StatusOr<int64_t> count = reader.Int();
+      const std::string unreadable =
+          absl::StrCat("the part from process ", others[k], " is unreadable");
+      if (!count.ok() || *count < 0 || *count > members) return Corrupt(instr, unreadable);
+      for (int64_t e = 0; e < *count; ++e) {
+        absl::StatusOr<int64_t> begin = reader.Int();
+        absl::StatusOr<int64_t> end = reader.Int();
+        if (!begin.ok() || !end.ok()) return Corrupt(instr, unreadable);
+        absl::StatusOr<std::vector<const uint8_t*>> piece = read_piece(reader, mine, j, others[k]);
+        if (!piece.ok()) return piece.status();
+        entries.push_back(Entry{*begin, *end, *std::move(piece)});
       }
-    });
-  parts = TakeParts(instr, group, key, execution, 1, others);
-  if (!parts.ok()) return parts.status();
-  for (size_t k = 0; k < parts->size(); ++k) {
-    const Part& part = (*parts)[k];
-    const int64_t s = std::find(processes.begin(), processes.end(), others[k]) - processes.begin();
-    WireReader reader = PayloadOf(part);
-    absl::StatusOr<std::vector<const uint8_t*>> slice = read_slices(reader, s, others[k]);
-    if (!slice.ok()) return slice.status();
-    for (size_t i = 0; i < n; ++i)
-      if (slice_count(i, s) > 0)
-        std::memcpy(results[i].data() + slice_begin(i, s) * element_bytes[i], (*slice)[i],
-                    static_cast<size_t>(slice_count(i, s) * element_bytes[i]));
+    }
+    std::sort(entries.begin(), entries.end(),
+              [](const Entry& a, const Entry& b) { return a.begin < b.begin; });
+    // The entries must cover the group once, in order; only the first may
+    // stand for several members.
+    for (size_t e = 0; e < entries.size(); ++e) {
+      const int64_t expected = e == 0 ? 0 : entries[e - 1].end;
+      if (entries[e].begin != expected || entries[e].end <= entries[e].begin ||
+          (e > 0 && entries[e].end != entries[e].begin + 1))
+        return Corrupt(instr, "the processes' parts do not cover the group once, in order");
+    }
+    if (entries.empty() || entries.back().end != members)
+      return Corrupt(instr, "the processes' parts do not cover the group");
+    for (size_t i = 0; i < n; ++i) {
+      std::vector<const uint8_t*> inputs;
+      for (const Entry& e : entries) inputs.push_back(e.operands[i]);
+      uint8_t* out = results[i].data() + piece_begin(i, mine, j) * element_bytes[i];
+      if (absl::Status st = sliced.reduce(i, inputs, piece_count(i, mine, j), out); !st.ok())
+        return st;
+    }
+    // Phase 1 (message phase 2j + 1): the reduced piece to every other process.
+    for (int p : others)
+      transport_->SendReducePart(run_, p, key, execution, group[0], 2 * j + 1,
+                                 [&](WireWriter& w) { write_reduced(w, j); });
+  }
+
+  // The other slices' reduced pieces into place.
+  for (int64_t s = 0; s < slices; ++s) {
+    if (s == mine) continue;
+    for (int64_t j = 0; j < pieces[s]; ++j) {
+      absl::StatusOr<std::vector<Part>> parts =
+          TakeParts(instr, group, key, execution, 2 * j + 1, {processes[s]});
+      if (!parts.ok()) return parts.status();
+      WireReader reader = PayloadOf((*parts)[0]);
+      absl::StatusOr<std::vector<const uint8_t*>> piece = read_piece(reader, s, j, processes[s]);
+      if (!piece.ok()) return piece.status();
+      for (size_t i = 0; i < n; ++i)
+        if (piece_count(i, s, j) > 0)
+          std::memcpy(results[i].data() + piece_begin(i, s, j) * element_bytes[i], (*piece)[i],
+                      static_cast<size_t>(piece_count(i, s, j) * element_bytes[i]));
+    }
   }
   if (n == 1 && !sliced.tuple) return std::move(results[0]);
   return Literal::MakeTuple(std::move(results));

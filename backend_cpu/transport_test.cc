@@ -284,6 +284,37 @@ TEST(TransportTest, SlicedAllReduceMatchesOneProcessBitForBit) {
   ExpectSplitsMatchOneProcess(kSlicedAllReduce, args);
 }
 
+// Slices of over 8 MB travel in pieces (collectives_sliced.cc): every
+// piece must land in its place, in the order of the fold.
+TEST(TransportTest, SlicedAllReduceInPiecesMatchesOneProcess) {
+  const std::string text = absl::StrCat("HloModule pieces, replica_count=4\n", kSum, R"(
+ENTRY main {
+  i = f32[4200000] iota(), iota_dimension=0
+  r = u32[] replica-id()
+  rf = f32[] convert(r)
+  big = f32[] constant(1e7)
+  w = f32[] multiply(rf, big)
+  b = f32[4200000] broadcast(w), dimensions={}
+  third = f32[] constant(0.3333)
+  t = f32[4200000] broadcast(third), dimensions={}
+  it = f32[4200000] multiply(i, t)
+  v = f32[4200000] add(it, b)
+  ROOT ar = f32[4200000] all-reduce(v), replica_groups={{0,1,2,3}}, to_apply=sum
+}
+)");
+  const std::vector<std::string> together = RunTogether(text, {}, RunOptions());
+  ASSERT_EQ(together.size(), 4u);
+  std::vector<absl::Status> errors;
+  std::vector<TrafficLog> traffic;
+  // Not EXPECT_EQ: printing two 16 MB values on a mismatch would be huge.
+  EXPECT_TRUE(RunSplit(text, {}, RunOptions(), 2, &errors, &traffic) == together)
+      << "the split run's bits differ from the single process's";
+  EXPECT_TRUE(errors.empty()) << errors[0];
+  // 8.4 MB slices: 2 pieces each way.
+  ASSERT_EQ(traffic.size(), 2u);
+  EXPECT_EQ(traffic[0].begin()->second.sent_messages, 4);
+}
+
 // One device per process: each sends the other its half to reduce, then
 // its reduced half (what --profile reports per collective).
 TEST(TransportTest, AllReduceTrafficIsTwoHalvesEachWay) {
