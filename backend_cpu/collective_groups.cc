@@ -158,8 +158,9 @@ absl::StatusOr<CollectiveHub::Contributions> Exchange(const Instruction& instr, 
 
 absl::StatusOr<std::shared_ptr<const Literal>> ExchangeAndCombine(
     const Instruction& instr, OpContext& ctx, const Group& g, Literal value,
-    const CollectiveHub::Combine& combine, const CollectiveHub::Sliced* sliced) {
+    const CollectiveHub::Combine& combine, const CollectiveHub::Sliced* sliced, bool* sole) {
   if (g.size() == 1) {
+    if (sole != nullptr) *sole = true;
     std::vector<Literal> one;
     one.push_back(std::move(value));
     absl::StatusOr<Literal> r = combine(one);
@@ -169,7 +170,7 @@ absl::StatusOr<std::shared_ptr<const Literal>> ExchangeAndCombine(
   if (ctx.collectives == nullptr)
     return OpError(instr, "no collective hub in this run (several devices need one)");
   return ctx.collectives->ExchangeAndCombine(instr, g.devices, g.position, std::move(value),
-                                             combine, sliced);
+                                             combine, sliced, sole);
 }
 
 }  // namespace hlo::cpu

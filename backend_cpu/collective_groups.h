@@ -47,6 +47,7 @@ absl::StatusOr<CollectiveHub::Contributions> Exchange(const Instruction& instr, 
 // member gets its result.
 absl::StatusOr<std::shared_ptr<const Literal>> ExchangeAndCombine(
     const Instruction& instr, OpContext& ctx, const Group& g, Literal value,
-    const CollectiveHub::Combine& combine, const CollectiveHub::Sliced* sliced = nullptr);
+    const CollectiveHub::Combine& combine, const CollectiveHub::Sliced* sliced = nullptr,
+    bool* sole = nullptr);
 
 }  // namespace hlo::cpu

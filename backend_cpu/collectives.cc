@@ -233,11 +233,12 @@ absl::StatusOr<CollectiveHub::Contributions> CollectiveHub::Exchange(
 
 absl::StatusOr<std::shared_ptr<const Literal>> CollectiveHub::ExchangeAndCombine(
     const Instruction& instr, absl::Span<const int64_t> group, int64_t position, Literal value,
-    const Combine& combine, const Sliced* sliced) {
+    const Combine& combine, const Sliced* sliced, bool* sole) {
   absl::StatusOr<std::shared_ptr<Rendezvous>> r =
       Meet(instr, group, position, std::move(value), &combine, sliced);
   if (!r.ok()) return r.status();
   if (!(*r)->combine_status.ok()) return (*r)->combine_status;
+  if (sole != nullptr) *sole = (*r)->local_count == 1;
   return (*r)->combined;
 }
 

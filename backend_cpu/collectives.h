@@ -88,10 +88,12 @@ class CollectiveHub {
   };
   // With `sliced`, a group with members in other processes uses it instead
   // of `combine`. The result is a non-const Literal behind the const
-  // pointer: a member holding the last reference may move it out.
+  // pointer; `*sole` (if given) says whether the caller is the group's
+  // only member in this process, which then holds the only reference and
+  // may move the value out.
   absl::StatusOr<std::shared_ptr<const Literal>> ExchangeAndCombine(
       const Instruction& instr, absl::Span<const int64_t> group, int64_t position, Literal value,
-      const Combine& combine, const Sliced* sliced = nullptr);
+      const Combine& combine, const Sliced* sliced = nullptr, bool* sole = nullptr);
 
   // Wakes every waiter (now and later) with `status` (an error). Call it
   // when a device fails so that its peers do not wait for it. The first

@@ -226,12 +226,16 @@ absl::StatusOr<Literal> AllReduce(const Instruction& instr, absl::Span<const Lit
                       uint8_t* out) {
     return ReduceBuffers(instr, *reducer, shapes[i].element_type(), inputs, count, out, ctx);
   };
+  bool sole = false;
   absl::StatusOr<std::shared_ptr<const Literal>> combined =
-      ExchangeAndCombine(instr, ctx, *group, Pack(std::move(mine)), combine, &sliced);
+      ExchangeAndCombine(instr, ctx, *group, Pack(std::move(mine)), combine, &sliced, &sole);
   if (!combined.ok()) return combined.status();
-  // The last holder (always, with one member per process) takes the value
-  // instead of copying it; the hub made it a non-const Literal.
-  if (combined->use_count() == 1)
+  // The group's only member in this process (one device per process)
+  // holds the only reference once the rendezvous is gone: it takes the
+  // value instead of copying it (the hub made it a non-const Literal).
+  // With other local members a count of 1 would not order their reads
+  // before this write, so they always copy.
+  if (sole && combined->use_count() == 1)
     return Conform(std::move(const_cast<Literal&>(**combined)), instr.shape());
   return Conform(**combined, instr.shape());
 }
