@@ -85,10 +85,16 @@ absl::StatusOr<xla::HloModuleProto> ModuleToProto(const Module& module) {
   absl::flat_hash_map<const Computation*, int64_t> comp_ids;
   absl::flat_hash_map<const Instruction*, int64_t> inst_ids;
   const std::vector<Computation*> order = module.MakeComputationPostOrder();
+  // Instructions in the printer's order: the schedule of a scheduled
+  // module, else operands before users (passes append new instructions at
+  // the end of a computation; readers want operands first).
+  absl::flat_hash_map<const Computation*, std::vector<Instruction*>> inst_order;
   int64_t next_inst = 1;
   for (const Computation* comp : order) {
     comp_ids.emplace(comp, static_cast<int64_t>(comp_ids.size()));
-    for (const Instruction* inst : comp->instructions()) inst_ids.emplace(inst, next_inst++);
+    std::vector<Instruction*>& insts = inst_order[comp];
+    insts = module.header().is_scheduled ? comp->instructions() : comp->MakePostOrder();
+    for (const Instruction* inst : insts) inst_ids.emplace(inst, next_inst++);
   }
 
   absl::Status st = absl::OkStatus();
@@ -103,7 +109,7 @@ absl::StatusOr<xla::HloModuleProto> ModuleToProto(const Module& module) {
     if (comp->root() != nullptr) cp->set_root_id(inst_ids.at(comp->root()));
     ProgramShapeOf(*comp, cp->mutable_program_shape(), &st);
     if (!st.ok()) return st;
-    for (const Instruction* inst : comp->instructions()) {
+    for (const Instruction* inst : inst_order.at(comp)) {
       xla::HloInstructionProto* ip = cp->add_instructions();
       ip->set_name(inst->name());
       ip->set_opcode(std::string(OpcodeName(inst->opcode())));

@@ -68,7 +68,10 @@ def test_sweep_passes(tmp_path):
     n = len(list(dumps.glob("*.hlo")))
     assert len(rows) == 2 * n
     for row in rows:
-        assert int(row["after"]) <= int(row["before"])
+        # cse and dce only remove instructions; -O's fusion adds fused
+        # computations (a fusion and its body count separately).
+        if row["pipeline"] != "O":
+            assert int(row["after"]) <= int(row["before"])
         assert row["agree"] == "True" and float(row["run_after_ms"]) > 0
     assert f"{n} files x 2 pipelines" in r.stdout
     # broadcast_scalar.hlo: -O folds the constant broadcast away.
