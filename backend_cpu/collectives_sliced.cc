@@ -21,7 +21,9 @@
 // once: the copies and the reduction overlap the transfers.
 #include <algorithm>
 #include <chrono>
+#include <cstddef>
 #include <cstring>
+#include <memory>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -53,6 +55,28 @@ struct Entry {
   int64_t end = 0;
   std::vector<const uint8_t*> operands;
 };
+
+// Storage for aligned copies of message bytes.
+using AlignedCopies = std::vector<std::unique_ptr<std::max_align_t[]>>;
+
+bool IsAligned(const void* p) {
+  return reinterpret_cast<uintptr_t>(p) % alignof(std::max_align_t) == 0;
+}
+
+// `bytes` bytes of new aligned storage (unset), held by `keep`.
+uint8_t* NewAligned(size_t bytes, AlignedCopies* keep) {
+  const size_t words = (bytes + sizeof(std::max_align_t) - 1) / sizeof(std::max_align_t);
+  keep->emplace_back(new std::max_align_t[std::max<size_t>(words, 1)]);
+  return reinterpret_cast<uint8_t*>(keep->back().get());
+}
+
+// `data` itself when aligned, else an aligned copy held by `keep`.
+const uint8_t* Aligned(const uint8_t* data, size_t bytes, AlignedCopies* keep) {
+  if (IsAligned(data)) return data;
+  uint8_t* copy = NewAligned(bytes, keep);
+  if (bytes > 0) std::memcpy(copy, data, bytes);
+  return copy;
+}
 
 }  // namespace
 
@@ -157,15 +181,19 @@ absl::StatusOr<Literal> CollectiveHub::ReduceAcrossProcesses(const Instruction& 
   };
 
   // Piece j of slice `s` of every operand from a message of process `from`.
-  auto read_piece = [&](WireReader& reader, int64_t s, int64_t j,
-                        int from) -> absl::StatusOr<std::vector<const uint8_t*>> {
+  // Views into a message start at any byte; the typed reduction kernels
+  // need aligned elements, so with `keep` a misaligned view is copied into
+  // aligned storage that `keep` holds.
+  auto read_piece = [&](WireReader& reader, int64_t s, int64_t j, int from,
+                        AlignedCopies* keep) -> absl::StatusOr<std::vector<const uint8_t*>> {
     std::vector<const uint8_t*> out;
     for (size_t i = 0; i < n; ++i) {
       absl::StatusOr<absl::string_view> bytes = reader.View();
       if (!bytes.ok() ||
           static_cast<int64_t>(bytes->size()) != piece_count(i, s, j) * element_bytes[i])
         return Corrupt(instr, absl::StrCat("a slice from process ", from, " has the wrong size"));
-      out.push_back(reinterpret_cast<const uint8_t*>(bytes->data()));
+      const uint8_t* data = reinterpret_cast<const uint8_t*>(bytes->data());
+      out.push_back(keep != nullptr ? Aligned(data, bytes->size(), keep) : data);
     }
     return out;
   };
@@ -188,8 +216,16 @@ absl::StatusOr<Literal> CollectiveHub::ReduceAcrossProcesses(const Instruction& 
               std::vector<const uint8_t*> inputs;
               for (int64_t pos : local) inputs.push_back(at(pos, i, s, j));
               const int64_t count = piece_count(i, s, j);
-              char* out = w.Slot(static_cast<size_t>(count * element_bytes[i]));
-              status = sliced.reduce(i, inputs, count, reinterpret_cast<uint8_t*>(out));
+              const size_t bytes = static_cast<size_t>(count * element_bytes[i]);
+              uint8_t* out = reinterpret_cast<uint8_t*>(w.Slot(bytes));
+              if (IsAligned(out)) {
+                status = sliced.reduce(i, inputs, count, out);
+              } else {  // the kernel writes aligned storage, copied in after
+                AlignedCopies tmp;
+                uint8_t* staged = NewAligned(bytes, &tmp);
+                status = sliced.reduce(i, inputs, count, staged);
+                if (bytes > 0) std::memcpy(out, staged, bytes);
+              }
             }
             return;
           }
@@ -239,6 +275,7 @@ absl::StatusOr<Literal> CollectiveHub::ReduceAcrossProcesses(const Instruction& 
         TakeParts(instr, group, key, execution, 2 * j, others);
     if (!parts.ok()) return parts.status();
     std::vector<Entry> entries;
+    AlignedCopies keep;  // aligned copies of misaligned message views
     for (int64_t pos : local) {
       Entry e{pos, pos + 1, {}};
       for (size_t i = 0; i < n; ++i) e.operands.push_back(at(pos, i, mine, j));
@@ -254,7 +291,7 @@ absl::StatusOr<Literal> CollectiveHub::ReduceAcrossProcesses(const Instruction& 
         absl::StatusOr<int64_t> begin = reader.Int();
         absl::StatusOr<int64_t> end = reader.Int();
         if (!begin.ok() || !end.ok()) return Corrupt(instr, unreadable);
-        absl::StatusOr<std::vector<const uint8_t*>> piece = read_piece(reader, mine, j, others[k]);
+        absl::StatusOr<std::vector<const uint8_t*>> piece = read_piece(reader, mine, j, others[k], &keep);
         if (!piece.ok()) return piece.status();
         entries.push_back(Entry{*begin, *end, *std::move(piece)});
       }
@@ -292,7 +329,8 @@ absl::StatusOr<Literal> CollectiveHub::ReduceAcrossProcesses(const Instruction& 
           TakeParts(instr, group, key, execution, 2 * j + 1, {processes[s]});
       if (!parts.ok()) return parts.status();
       WireReader reader = PayloadOf((*parts)[0]);
-      absl::StatusOr<std::vector<const uint8_t*>> piece = read_piece(reader, s, j, processes[s]);
+      absl::StatusOr<std::vector<const uint8_t*>> piece =
+          read_piece(reader, s, j, processes[s], /*keep=*/nullptr);  // only copied
       if (!piece.ok()) return piece.status();
       for (size_t i = 0; i < n; ++i)
         if (piece_count(i, s, j) > 0)
