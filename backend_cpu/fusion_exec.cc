@@ -86,6 +86,7 @@ class FusionPlan {
   std::vector<int64_t> row_elems, elem_bytes;  // per position (row values and whole ones read by rows)
   std::vector<Step> steps;                     // row ops in post order
   std::vector<int> whole;                      // whole values in post order
+  std::vector<std::vector<int>> whole_operands;  // per entry of `whole`: operand positions
   std::vector<int64_t> offset;                 // scratch offset per row value, -1 if none
   std::vector<Splat> splats;
   int64_t block_rows = 1;
@@ -212,6 +213,8 @@ absl::StatusOr<std::unique_ptr<FusionPlan>> MakeFusionPlan(const Computation& fu
     const Instruction& instr = *s.order[i];
     if (s.role[i] == RowRole::kWhole) {
       plan->whole.push_back(i);
+      std::vector<int>& ops = plan->whole_operands.emplace_back();
+      for (const Instruction* o : instr.operands()) ops.push_back(position[o]);
       continue;
     }
     if (s.role[i] != RowRole::kRows) continue;
@@ -443,7 +446,8 @@ absl::StatusOr<Literal> RunFusionPlan(const FusionPlan& plan, const Instruction&
   std::vector<const Literal*> whole(n, nullptr);
   std::vector<Literal> owned(n);
   std::vector<const Literal*> ops;
-  for (int p : plan.whole) {
+  for (size_t w = 0; w < plan.whole.size(); ++w) {
+    const int p = plan.whole[w];
     const Instruction& instr = *s.order[p];
     if (instr.opcode() == Opcode::kParameter) {
       const int64_t k = instr.parameter_number();
@@ -460,10 +464,7 @@ absl::StatusOr<Literal> RunFusionPlan(const FusionPlan& plan, const Instruction&
       whole[p] = &instr.literal();
     } else {
       ops.clear();
-      for (const Instruction* o : instr.operands()) {
-        auto it = std::find(s.order.begin(), s.order.end(), o);
-        ops.push_back(whole[it - s.order.begin()]);
-      }
+      for (int o : plan.whole_operands[w]) ops.push_back(whole[o]);
       absl::StatusOr<Literal> r;
       {
         // The fusion's own operand donations must not reach the kernels of
