@@ -16,8 +16,11 @@
 // could not run by blocks of rows: the legality test is the backend's own
 // row split (backend_cpu/fusion_rows.h), so every fusion -O makes runs as
 // one kernel, each operand read once and the result written once.
-// Caps: 64 instructions and 24 operands per fusion.
+// Caps: 64 instructions and 24 operands per fusion. Then sibling
+// reductions that read the same value (a sum and a sum of squares) merge
+// into one multi-output fusion when they still split into the same rows.
 #include <algorithm>
+#include <limits>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
@@ -30,6 +33,7 @@ namespace {
 
 constexpr size_t kMaxMembers = 64;
 constexpr size_t kMaxOperands = 24;
+constexpr size_t kMaxSiblings = 8;  // readers of one value tried for sibling fusion
 
 bool IsDotLike(const Instruction& i) {
   return (i.opcode() == Opcode::kDot || i.opcode() == Opcode::kConvolution) && i.shape().IsArray();
@@ -192,6 +196,7 @@ class FusionPass : public Pass {
         if (!IsCheap(*m)) taken.insert(m);
       groups.push_back(std::move(g));
     }
+    MergeSiblingReductions(order, pos, taken, &groups);
     if (groups.empty()) return false;
     passes::NameUniquer names(*comp);
     for (const Group& g : groups) {
@@ -199,6 +204,120 @@ class FusionPass : public Pass {
       if (!st.ok()) return st;
     }
     return true;
+  }
+
+  static bool HasReduce(const Group& g) {
+    for (const Instruction* m : g.members)
+      if (m->opcode() == Opcode::kReduce) return true;
+    return false;
+  }
+
+  // Values the group reads from outside.
+  static std::vector<const Instruction*> ExternalOperands(const Group& g) {
+    std::vector<const Instruction*> out;
+    absl::flat_hash_set<const Instruction*> seen;
+    for (const Instruction* m : g.members)
+      for (const Instruction* o : m->operands())
+        if (!g.members.contains(o) && seen.insert(o).second) out.push_back(o);
+    return out;
+  }
+
+  // Whether a member of `from` reaches a member of `to` through operand
+  // edges (so the two cannot become one instruction). Post order bounds the
+  // search: nothing before from's first member can lie on such a path.
+  static bool Feeds(const Group& from, const Group& to, const absl::flat_hash_map<const Instruction*, int>& pos) {
+    int first = std::numeric_limits<int>::max();
+    for (const Instruction* m : from.members) first = std::min(first, pos.at(m));
+    std::vector<const Instruction*> stack = ExternalOperands(to);
+    absl::flat_hash_set<const Instruction*> seen(stack.begin(), stack.end());
+    while (!stack.empty()) {
+      const Instruction* i = stack.back();
+      stack.pop_back();
+      if (from.members.contains(i)) return true;
+      auto it = pos.find(i);
+      if (it == pos.end() || it->second < first) continue;
+      for (const Instruction* o : i->operands())
+        if (seen.insert(o).second) stack.push_back(o);
+    }
+    return false;
+  }
+
+  // Sibling multi-output fusion (XLA's kInput form for e.g. a mean and a
+  // mean of squares): groups with a reduction (and lone reduces) that read
+  // the same value, neither feeding the other, become one fusion returning
+  // a tuple, so the shared input is read once. Merged only when the result
+  // still runs by rows.
+  static void MergeSiblingReductions(const std::vector<Instruction*>& order,
+                                     const absl::flat_hash_map<const Instruction*, int>& pos,
+                                     absl::flat_hash_set<const Instruction*>& taken, std::vector<Group>* groups) {
+    std::vector<Group> candidates;
+    std::vector<size_t> index;  // per candidate: its group, or groups->size() for a lone reduce
+    for (size_t i = 0; i < groups->size(); ++i)
+      if (!(*groups)[i].has_dot && HasReduce((*groups)[i])) {
+        candidates.push_back((*groups)[i]);
+        index.push_back(i);
+      }
+    for (const Instruction* r : order)
+      if (r->opcode() == Opcode::kReduce && !taken.contains(r) && IsFusibleOp(*r)) {
+        Group g;
+        g.root = r;
+        g.outputs.push_back(r);
+        g.members.insert(r);
+        for (const Instruction* o : r->operands())
+          if (IsCheap(*o)) g.members.insert(o);  // its init value, copied in
+        candidates.push_back(std::move(g));
+        index.push_back(groups->size());
+      }
+    if (candidates.size() < 2) return;
+    // Readers of each value (array operands only: scalars such as init
+    // values are not worth a fusion).
+    absl::flat_hash_map<const Instruction*, std::vector<size_t>> readers;
+    std::vector<const Instruction*> values;
+    for (size_t c = 0; c < candidates.size(); ++c)
+      for (const Instruction* o : ExternalOperands(candidates[c]))
+        if (o->shape().IsArray() && o->shape().rank() > 0) {
+          if (!readers.contains(o)) values.push_back(o);
+          readers[o].push_back(c);
+        }
+    std::sort(values.begin(), values.end(),
+              [&](const Instruction* a, const Instruction* b) { return pos.at(a) < pos.at(b); });
+    std::vector<bool> gone(candidates.size(), false), merged(candidates.size(), false);
+    for (const Instruction* v : values) {
+      std::vector<size_t>& rs = readers[v];
+      // Bounds the pairwise checks (each walks the graph) in modules where
+      // many reductions read one value.
+      if (rs.size() > kMaxSiblings) rs.resize(kMaxSiblings);
+      for (size_t a = 0; a < rs.size(); ++a) {
+        if (gone[rs[a]]) continue;
+        for (size_t b = a + 1; b < rs.size(); ++b) {
+          Group& ga = candidates[rs[a]];
+          const Group& gb = candidates[rs[b]];
+          if (gone[rs[b]] || Feeds(ga, gb, pos) || Feeds(gb, ga, pos)) continue;
+          Group m = ga;
+          m.members.insert(gb.members.begin(), gb.members.end());
+          m.outputs.insert(m.outputs.end(), gb.outputs.begin(), gb.outputs.end());
+          if (!Legal(m, pos)) continue;
+          ga = std::move(m);
+          gone[rs[b]] = true;
+          merged[rs[a]] = true;
+        }
+      }
+    }
+    // Rebuild the list: merged groups in place of their first part, lone
+    // reduces only when merged, parts merged away dropped.
+    std::vector<Group> out;
+    std::vector<bool> replaced(groups->size(), false);
+    for (size_t c = 0; c < candidates.size(); ++c)
+      if (index[c] < groups->size()) replaced[index[c]] = true;
+    for (size_t i = 0; i < groups->size(); ++i)
+      if (!replaced[i]) out.push_back(std::move((*groups)[i]));
+    for (size_t c = 0; c < candidates.size(); ++c) {
+      if (gone[c] || (index[c] == groups->size() && !merged[c])) continue;
+      for (const Instruction* m : candidates[c].members)
+        if (!IsCheap(*m)) taken.insert(m);
+      out.push_back(std::move(candidates[c]));
+    }
+    *groups = std::move(out);
   }
 
   static absl::Status Materialize(Module& module, Computation* comp, const Group& g,
