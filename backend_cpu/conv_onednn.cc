@@ -401,6 +401,10 @@ const char* OneDnnConvImplementation(const OneDnnConvProblem& p) {
   return name.c_str();
 }
 
+bool OneDnnConvAccepts(const OneDnnConvProblem& p, int threads) {
+  return Enabled() && GetPlan(p, std::max(threads, 1)) != nullptr;
+}
+
 bool TryOneDnnConvolution(const OneDnnConvProblem& p, const float* in, const float* kernel, float* out,
                           int threads) {
   if (!Enabled()) return false;

@@ -38,6 +38,10 @@ struct OneDnnConvProblem {
 bool TryOneDnnConvolution(const OneDnnConvProblem& p, const float* in, const float* kernel,
                           float* out, int threads);
 
+// True when TryOneDnnConvolution(p, ..., threads) would run `p` (the plan
+// is built and cached now): callers check before converting operands.
+bool OneDnnConvAccepts(const OneDnnConvProblem& p, int threads);
+
 // The oneDNN implementation chosen for `p` (e.g. "brgconv:avx512_core"), or
 // "" when TryOneDnnConvolution would return false. For tests and benchmarks.
 const char* OneDnnConvImplementation(const OneDnnConvProblem& p);

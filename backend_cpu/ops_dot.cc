@@ -24,7 +24,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "backend_cpu/conv_onednn.h"
+#include "backend_cpu/conv_onednn_literal.h"
 #include "backend_cpu/dot_skinny.h"
 #include "backend_cpu/ew_narrow_blocks.h"
 #include "backend_cpu/op_eval.h"
@@ -1094,61 +1094,6 @@ int64_t BlasLd(int64_t stride, int64_t rows, int64_t cols) {
 // Target im2col block size in elements (fits L2 with the GEMM's packing).
 constexpr int64_t kConvColTarget = int64_t{1} << 17;
 
-// An f32 convolution that oneDNN expresses exactly (no lhs dilation, window
-// reversal or batch groups; untiled operands and result) runs there; false
-// when it does not apply or oneDNN declines, and the im2col path runs.
-bool TryOneDnn(const Instruction& instr, const ConvolutionDimensionNumbers& dn, const Window& window,
-               const Literal& lhs, const Literal& ker, int64_t feature_groups, int64_t batch_groups,
-               Literal* result) {
-  const Shape& out_shape = instr.shape();
-  const int64_t ns = static_cast<int64_t>(dn.input_spatial_dimensions.size());
-  if (out_shape.element_type() != PrimitiveType::F32 || lhs.shape().element_type() != PrimitiveType::F32 ||
-      ker.shape().element_type() != PrimitiveType::F32 || batch_groups != 1 || ns < 1 || ns > 3)
-    return false;
-  if (!out_shape.layout().tiles.empty() ||
-      static_cast<int64_t>(out_shape.layout().minor_to_major.size()) != out_shape.rank())
-    return false;
-  for (const WindowDimension& wd : window.dimensions)
-    if (wd.base_dilation != 1 || wd.window_reversal) return false;
-  const std::vector<int64_t> ist = UntiledStrides(lhs.shape());
-  const std::vector<int64_t> kst = UntiledStrides(ker.shape());
-  const std::vector<int64_t> ost = UntiledStrides(out_shape);
-  const Shape& ls = lhs.shape();
-  const Shape& ks = ker.shape();
-  OneDnnConvProblem p;
-  p.batch = ls.dim(dn.input_batch_dimension);
-  p.in_features = ls.dim(dn.input_feature_dimension);
-  p.out_features = ks.dim(dn.kernel_output_feature_dimension);
-  p.groups = feature_groups;
-  p.in_batch_stride = ist[dn.input_batch_dimension];
-  p.in_feature_stride = ist[dn.input_feature_dimension];
-  p.kernel_in_stride = kst[dn.kernel_input_feature_dimension];
-  p.kernel_out_stride = kst[dn.kernel_output_feature_dimension];
-  p.out_batch_stride = ost[dn.output_batch_dimension];
-  p.out_feature_stride = ost[dn.output_feature_dimension];
-  for (int64_t d = 0; d < ns; ++d) {
-    const WindowDimension& wd = window.dimensions[d];
-    p.in_spatial.push_back(ls.dim(dn.input_spatial_dimensions[d]));
-    p.in_spatial_strides.push_back(ist[dn.input_spatial_dimensions[d]]);
-    p.kernel_spatial.push_back(ks.dim(dn.kernel_spatial_dimensions[d]));
-    p.kernel_spatial_strides.push_back(kst[dn.kernel_spatial_dimensions[d]]);
-    p.out_spatial.push_back(out_shape.dim(dn.output_spatial_dimensions[d]));
-    p.out_spatial_strides.push_back(ost[dn.output_spatial_dimensions[d]]);
-    p.stride.push_back(wd.stride);
-    p.dilation.push_back(wd.window_dilation);
-    p.padding_low.push_back(wd.padding_low);
-    p.padding_high.push_back(wd.padding_high);
-  }
-  Literal out = Literal::Uninitialized(out_shape);
-  const int threads = InParallelRegion() ? 1 : ThreadPoolWidth();
-  if (!TryOneDnnConvolution(p, reinterpret_cast<const float*>(lhs.data()),
-                            reinterpret_cast<const float*>(ker.data()), reinterpret_cast<float*>(out.data()),
-                            threads))
-    return false;
-  *result = std::move(out);
-  return true;
-}
-
 }  // namespace
 
 absl::StatusOr<Literal> LinalgEvalConvolution(const Instruction& instr,
@@ -1211,7 +1156,7 @@ absl::StatusOr<Literal> LinalgEvalConvolution(const Instruction& instr,
   Literal ltmp, ktmp;
   const Literal& lhs = Untiled(*operands[0], &ltmp);
   const Literal& ker = Untiled(*operands[1], &ktmp);
-  if (TryOneDnn(instr, *dn, window, lhs, ker, FG, BG, &result)) return result;
+  if (TryOneDnnConvolutionLiterals(instr, *dn, window, lhs, ker, FG, BG, &result)) return result;
   const std::vector<int64_t> lst = UntiledStrides(lhs.shape());
   const std::vector<int64_t> kst = UntiledStrides(ker.shape());
 
