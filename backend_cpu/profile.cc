@@ -58,6 +58,22 @@ void MinimalTraffic(const Instruction& instr, int64_t* read, int64_t* written) {
   }
 }
 
+// EstimateCost counts only a fusion's own traffic (ir/cost_model.h); the
+// work it does is that of its fused instructions, e.g. the convolution of
+// a kOutput fusion (convolution + element-wise epilogue), whose flops bound
+// the row. Added here as XLA's cost analysis does for a fusion.
+OpCost ProfileCost(const Instruction& instr) {
+  OpCost cost = EstimateCost(instr);
+  if (instr.opcode() != Opcode::kFusion) return cost;
+  for (const Computation* comp : instr.called_computations())
+    for (const Instruction* i : comp->instructions()) {
+      const OpCost fused = ProfileCost(*i);
+      cost.flops += fused.flops;
+      cost.transcendentals += fused.transcendentals;
+    }
+  return cost;
+}
+
 }  // namespace
 
 void Profiler::Record(const Instruction& instr, double seconds, int64_t bytes_read,
@@ -72,7 +88,7 @@ void Profiler::Record(const Instruction& instr, double seconds, int64_t bytes_re
   row.bytes_written += static_cast<double>(bytes_written);
   // The counts depend only on shapes: estimated once per instruction, not
   // on every trip of a loop.
-  if (row.count == 1) row.cost = EstimateCost(instr);
+  if (row.count == 1) row.cost = ProfileCost(instr);
   const OpCost& cost = row.cost;
   row.flops += cost.flops;
   row.transcendentals += cost.transcendentals;
