@@ -80,6 +80,22 @@ const float* AsF32(const Literal& lit, F32Buffer* buf) {
   return buf->data();
 }
 
+// Below this many flops a convolution runs on the calling thread only.
+// oneDNN's OpenMP (libgomp) workers spin for milliseconds after each
+// parallel region (GOMP_SPINCOUNT, read from the environment at load
+// time) and so take a core from our own pool's workers running the next
+// ops: a MobileNet block of sub-millisecond depthwise and pointwise
+// convolutions between element-wise fusions ran 25x slower on 2 threads
+// than on 1 (bench/hlo/models/jax_mobilenet_bf16.hlo, docs/performance.md).
+// 2e8 flops is about 3 ms on one core: the spin stays small beside it.
+constexpr double kMinOpenMpFlops = 2e8;
+
+double ConvFlops(const OneDnnConvProblem& p) {
+  double f = 2.0 * static_cast<double>(p.batch) * p.out_features * (p.in_features / p.groups);
+  for (size_t d = 0; d < p.out_spatial.size(); ++d) f *= static_cast<double>(p.out_spatial[d]) * p.kernel_spatial[d];
+  return f;
+}
+
 }  // namespace
 
 bool TryOneDnnConvolutionLiterals(const Instruction& instr, const ConvolutionDimensionNumbers& dn,
@@ -144,7 +160,7 @@ bool TryOneDnnConvolutionLiterals(const Instruction& instr, const ConvolutionDim
     p.in_spatial_strides.assign(ns, F);
     for (int64_t d = ns - 2; d >= 0; --d) p.in_spatial_strides[d] = p.in_spatial_strides[d + 1] * p.in_spatial[d + 1];
   }
-  const int threads = InParallelRegion() ? 1 : ThreadPoolWidth();
+  const int threads = InParallelRegion() || ConvFlops(p) < kMinOpenMpFlops ? 1 : ThreadPoolWidth();
   if (!OneDnnConvAccepts(p, threads)) return false;
   // Input: in place (f32), converted with its own strides, or packed.
   F32Buffer in_buf, ker_buf, out_buf;

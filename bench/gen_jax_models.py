@@ -3,7 +3,7 @@
 
 Each model is a small but complete JAX program of the kind the toolchain's
 users dump (a GPT-2 style decoder block, an MLP training step with its
-gradient, a CNN inference, a bf16 transformer MLP), lowered by jax.jit to
+gradient, a CNN inference, a bf16 transformer MLP, bf16 MobileNet blocks), lowered by jax.jit to
 HLO text (`.lower(...).as_text("hlo")`, what XLA receives before its own
 optimizations). Weights are parameters, so the files stay small and both
 hlo-run and XLA are fed the same random values by tools/xla_peer.py.
@@ -100,11 +100,41 @@ def cnn_args():
           s((8 * 8 * 128, 10), f)]
 
 
+# MobileNet-v1 blocks: (input channels, output channels, depthwise stride).
+MOBILENET_BLOCKS = [(32, 64, 1), (64, 128, 2), (128, 128, 1), (128, 256, 2), (256, 256, 1)]
+
+
+def mobilenet(x, *weights):
+  """MobileNet-v1-style bf16 blocks, batch 1, 112x112x32: depthwise 3x3 + pointwise 1x1, ReLU6."""
+  def conv(v, w, stride, groups, pad):
+    return jax.lax.conv_general_dilated(v, w, (stride, stride), pad,
+                                        dimension_numbers=("NHWC", "HWIO", "NHWC"),
+                                        feature_group_count=groups)
+
+  def relu6(v):
+    return jnp.clip(v, jnp.zeros((), v.dtype), jnp.full((), 6, v.dtype))
+
+  for i, (cin, _, stride) in enumerate(MOBILENET_BLOCKS):
+    x = relu6(conv(x, weights[2 * i], stride, cin, ((1, 1), (1, 1))))
+    x = relu6(conv(x, weights[2 * i + 1], 1, 1, ((0, 0), (0, 0))))
+  return x
+
+
+def mobilenet_args():
+  s = jax.ShapeDtypeStruct
+  b = jnp.bfloat16
+  args = [s((1, 112, 112, 32), b)]
+  for cin, cout, _ in MOBILENET_BLOCKS:
+    args += [s((3, 3, 1, cin), b), s((1, 1, cin, cout), b)]
+  return args
+
+
 MODELS = [
     ("jax_gpt2_block_f32", gpt2_block, gpt2_args()),
     ("jax_gpt2_block_bf16", gpt2_block, gpt2_args(dtype=jnp.bfloat16)),
     ("jax_mlp_sgd_step_f32", mlp_train_step, mlp_args()),
     ("jax_cnn_nhwc_f32", cnn, cnn_args()),
+    ("jax_mobilenet_bf16", mobilenet, mobilenet_args()),
 ]
 
 
