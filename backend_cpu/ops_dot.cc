@@ -1354,8 +1354,20 @@ absl::StatusOr<Literal> LinalgEvalConvolution(const Instruction& instr,
     }
     // ---- the tasks.
     const int64_t ofg = O / FG, obg = O / BG;
-    const int64_t ntasks = Nb * nchunks;
-    const double task_flops = 2.0 * static_cast<double>(chunk) * O * std::max<int64_t>(KK, 1);
+    // Output features cut at feature- and batch-group boundaries: one GEMM
+    // each. Tasks are (batch, chunk, segment), so a grouped problem with one
+    // batch and one chunk (e.g. a depthwise weight gradient: nine positions,
+    // one output per group) still spreads over the pool.
+    std::vector<int64_t> seg_start;
+    for (int64_t o0 = 0; o0 < O;) {
+      seg_start.push_back(o0);
+      o0 = std::min((o0 / ofg + 1) * ofg, (o0 / obg + 1) * obg);
+    }
+    const int64_t nseg = static_cast<int64_t>(seg_start.size());
+    seg_start.push_back(O);
+    const int64_t ntasks = Nb * nchunks * nseg;
+    const double task_flops =
+        2.0 * static_cast<double>(chunk) * (static_cast<double>(O) / nseg) * std::max<int64_t>(KK, 1);
     const int64_t min_tasks = std::max<int64_t>(1, static_cast<int64_t>(1e6 / task_flops));
     UseSingleThreadedBlas();
     // Leading dims of the identity im2col matrix.
@@ -1369,12 +1381,12 @@ absl::StatusOr<Literal> LinalgEvalConvolution(const Instruction& instr,
       std::vector<T>& col = ConvScratch<T>();
       if (!g.identity && col.size() < static_cast<size_t>(chunk * KK)) col.resize(chunk * KK);
       for (int64_t t = t0; t < t1; ++t) {
-        const int64_t b = t / nchunks, p0 = (t % nchunks) * chunk, p1 = std::min(P, p0 + chunk);
+        const int64_t seg = t % nseg, bc = t / nseg;
+        const int64_t b = bc / nchunks, p0 = (bc % nchunks) * chunk, p1 = std::min(P, p0 + chunk);
         const int64_t np = p1 - p0;
-        int64_t o0 = 0;
-        while (o0 < O) {
+        {
+          const int64_t o0 = seg_start[seg], o1 = seg_start[seg + 1];
           const int64_t gf = o0 / ofg, gb = o0 / obg;
-          const int64_t o1 = std::min((gf + 1) * ofg, (gb + 1) * obg);
           const int64_t bin = gb * Nb + b, chan0 = gf * Cg;
           T* cout = out + b * ob;
           if (positions_major) {
@@ -1403,7 +1415,6 @@ absl::StatusOr<Literal> LinalgEvalConvolution(const Instruction& instr,
             TaskGemm<T>(o1 - o0, np, KK, w.data() + o0 * KK, std::max<int64_t>(KK, 1), bm, ldb,
                         cout + o0 * oo + p0, oo);
           }
-          o0 = o1;
         }
       }
     });
