@@ -57,7 +57,7 @@ void LoadRun(PrimitiveType t, const uint8_t* src, int64_t off, int64_t stride, i
     return;
   }
   constexpr int64_t kChunk = 256;
-  uint8_t buf[kChunk * 4];
+  alignas(4) uint8_t buf[kChunk * 4];  // read as uint16_t by NarrowToF32
   for (int64_t j0 = 0; j0 < n; j0 += kChunk) {
     const int64_t m = std::min(kChunk, n - j0);
     for (int64_t j = 0; j < m; ++j) std::memcpy(buf + j * eb, src + (off + (j0 + j) * stride) * eb, eb);
