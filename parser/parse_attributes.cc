@@ -423,6 +423,14 @@ absl::Status Parser::ParseConvDimLabels(ConvolutionDimensionNumbers* dn) {
   return absl::OkStatus();
 }
 
+absl::StatusOr<ConvolutionDimensionNumbers> Parser::ParseConvDimLabelsTop() {
+  Next();
+  ConvolutionDimensionNumbers dn;
+  HLO_PARSE_RETURN_IF_ERROR(ParseConvDimLabels(&dn));
+  if (kind() != TokKind::kEof) return Unexpected("end of input after the dim labels");
+  return dn;
+}
+
 absl::Status Parser::ParsePaddingConfig(PaddingConfig* pc) {
   if (kind() != TokKind::kPad)
     return Unexpected("padding low_high[_interior] per dimension joined by 'x' (e.g. 0_1x2_2_1)");

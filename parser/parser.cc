@@ -727,4 +727,11 @@ absl::StatusOr<Literal> ParseLiteral(absl::string_view text) {
   return p.ParseLiteralTop();
 }
 
+absl::StatusOr<ConvolutionDimensionNumbers> ParseConvDimLabels(absl::string_view text) {
+  ParseOptions options;
+  options.filename = "<dim_labels>";
+  parser_internal::Parser p(text, options);
+  return p.ParseConvDimLabelsTop();
+}
+
 }  // namespace hlo

@@ -8,6 +8,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "ir/attribute.h"
 #include "ir/literal.h"
 #include "ir/module.h"
 
@@ -41,6 +42,10 @@ absl::StatusOr<Shape> ParseShape(absl::string_view text);
 // Parses a literal with its shape, e.g. `f32[2,2] {{1,2},{3,4}}` or
 // `(s32[], f32[2]) (1, {2, 3})` (hlo-run's --input form).
 absl::StatusOr<Literal> ParseLiteral(absl::string_view text);
+
+// Parses convolution dim labels such as `b01f_01io->b01f` (the text form of
+// dim_labels=), with the same checks as in a module.
+absl::StatusOr<ConvolutionDimensionNumbers> ParseConvDimLabels(absl::string_view text);
 
 // Splits input on lines that are exactly `// -----` (hlo-opt
 // --split-input-file). Each chunk keeps its starting line number so

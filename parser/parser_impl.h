@@ -120,6 +120,7 @@ class Parser {
   absl::StatusOr<std::unique_ptr<Module>> ParseModuleTop();
   absl::StatusOr<Shape> ParseShapeTop();
   absl::StatusOr<Literal> ParseLiteralTop();
+  absl::StatusOr<ConvolutionDimensionNumbers> ParseConvDimLabelsTop();
 
   // ---- errors ----
   absl::Status ErrorAt(SourceLoc loc, absl::string_view msg);

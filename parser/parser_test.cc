@@ -41,6 +41,25 @@ TEST(ParseShapeTest, Arrays) {
   EXPECT_EQ(ToStdVector(s->layout().minor_to_major), (std::vector<int64_t>{0, 1}));
 }
 
+// The builder's Python conv takes dim labels as text (docs/python.md).
+TEST(ParseConvDimLabelsTest, LabelsAndErrors) {
+  auto dn = ParseConvDimLabels("b01f_01io->b01f");
+  ASSERT_TRUE(dn.ok()) << dn.status().message();
+  EXPECT_EQ(dn->input_batch_dimension, 0);
+  EXPECT_EQ(dn->input_feature_dimension, 3);
+  EXPECT_EQ(dn->input_spatial_dimensions, (std::vector<int64_t>{1, 2}));
+  EXPECT_EQ(dn->kernel_input_feature_dimension, 2);
+  EXPECT_EQ(dn->kernel_output_feature_dimension, 3);
+  EXPECT_EQ(dn->kernel_spatial_dimensions, (std::vector<int64_t>{0, 1}));
+  EXPECT_EQ(dn->output_feature_dimension, 3);
+  EXPECT_EQ(dn->input_rank, 4);
+  auto bad = ParseConvDimLabels("b01f_01ii->b01f");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_TRUE(absl::StrContains(bad.status().message(), "expects unique 'i'")) << bad.status().message();
+  EXPECT_FALSE(ParseConvDimLabels("b01f_01io->b01f extra").ok());
+  EXPECT_FALSE(ParseConvDimLabels("").ok());
+}
+
 // Shapes the one-scan fast path reads and shapes it hands to the token
 // path must come out the same as the token path would make them.
 TEST(ParseShapeTest, FastAndTokenPathsAgree) {
