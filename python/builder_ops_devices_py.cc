@@ -1,5 +1,5 @@
 // hlo.ops for the calls of client/ops_collective.cc and ops_linalg.cc:
-// collectives, infeed/outfeed, custom calls, FFT, linear algebra, batch
+// collectives, tokens, send/recv, infeed/outfeed, custom calls, FFT, linear algebra, batch
 // norm, top-k, dimension sizes and random bits.
 #include <pybind11/stl.h>
 
@@ -100,6 +100,59 @@ void RegisterCollectives(py::module_& m) {
       py::arg("x"), py::arg("config") = "", "Sends x to the outfeed; returns the token.");
 }
 
+// Tokens as values: after-all orders side effects, and the *_with_token
+// forms thread a token from one side effect to the next (the forms above
+// make a fresh token each).
+void RegisterTokenOps(py::module_& m) {
+  m.def(
+      "create_token", [](const BuilderRef& b) { return Wrap(b, client::CreateToken(b->b.get())); },
+      py::arg("builder"), "A fresh token: after-all() of nothing.");
+  m.def(
+      "after_all",
+      [](const BuilderRef& b, std::vector<PyOp> tokens) {
+        std::vector<XlaOp> ops;
+        for (const PyOp& t : tokens) ops.push_back(t.op);
+        return Wrap(b, client::AfterAll(b->b.get(), ops));
+      },
+      py::arg("builder"), py::arg("tokens"), "A token after every token of `tokens`.");
+  m.def(
+      "infeed_with_token",
+      [](const PyOp& token, py::object shape, const std::string& config) {
+        return Wrap(token.builder, client::InfeedWithToken(token.op, ShapeArg(shape), config));
+      },
+      py::arg("token"), py::arg("shape"), py::arg("config") = "", "The next infeed value after `token`: (data, token).");
+  m.def(
+      "outfeed_with_token",
+      [](const PyOp& x, const PyOp& token, const std::string& config) {
+        return Wrap(x.builder, client::OutfeedWithToken(x.op, token.op, x.shape(), config));
+      },
+      py::arg("x"), py::arg("token"), py::arg("config") = "", "Sends x to the outfeed after `token`; returns a token.");
+  m.def(
+      "send",
+      [](const PyOp& x, int64_t channel_id) {
+        return Wrap(x.builder, client::Send(x.op, client::ChannelHandle{channel_id}));
+      },
+      py::arg("x"), py::arg("channel_id"), "send + send-done on a channel (a fresh token); returns send-done's token.");
+  m.def(
+      "send_with_token",
+      [](const PyOp& x, const PyOp& token, int64_t channel_id) {
+        return Wrap(x.builder, client::SendWithToken(x.op, token.op, client::ChannelHandle{channel_id}));
+      },
+      py::arg("x"), py::arg("token"), py::arg("channel_id"), "send + send-done after `token`; returns a token.");
+  m.def(
+      "recv",
+      [](const BuilderRef& b, py::object shape, int64_t channel_id) {
+        return Wrap(b, client::Recv(b->b.get(), ShapeArg(shape), client::ChannelHandle{channel_id}));
+      },
+      py::arg("builder"), py::arg("shape"), py::arg("channel_id"), "recv + recv-done (a fresh token); the data.");
+  m.def(
+      "recv_with_token",
+      [](const PyOp& token, py::object shape, int64_t channel_id) {
+        return Wrap(token.builder, client::RecvWithToken(token.op, ShapeArg(shape), client::ChannelHandle{channel_id}));
+      },
+      py::arg("token"), py::arg("shape"), py::arg("channel_id"), "recv + recv-done after `token`: (data, token).");
+}
+
 void RegisterLinalg(py::module_& m) {
   m.def(
       "custom_call",
@@ -178,6 +231,7 @@ void RegisterLinalg(py::module_& m) {
 
 void RegisterDeviceOps(py::module_& ops) {
   RegisterCollectives(ops);
+  RegisterTokenOps(ops);
   RegisterLinalg(ops);
 }
 

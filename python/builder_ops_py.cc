@@ -4,7 +4,11 @@
 // become constants of the element type of the call's first op.
 #include <pybind11/stl.h>
 
+#include <algorithm>
+#include <iterator>
+
 #include "absl/strings/str_cat.h"
+#include "parser/parser.h"
 #include "python/builder_py_internal.h"
 #include "python/numpy_convert.h"
 #include "python/py_common.h"
@@ -58,6 +62,67 @@ Pairs SpatialPadding(const py::object& padding, const std::vector<int64_t>& in, 
     throw py::value_error("padding: the window, strides and input must have the same number of dimensions");
   std::vector<int64_t> s = strides.empty() ? std::vector<int64_t>(in.size(), 1) : strides;
   return client::MakePadding(in, effective, s, PaddingArg(padding.cast<std::string>()));
+}
+
+// The keys of a dimension-numbers dict: XLA's ConvolutionDimensionNumbers
+// field names, each with the operand whose rank bounds it (0 lhs, 1 rhs,
+// 2 output, which has the lhs's rank).
+struct ConvDimField {
+  const char* key;
+  int operand;
+  int64_t ConvolutionDimensionNumbers::*scalar;
+  std::vector<int64_t> ConvolutionDimensionNumbers::*spatial;
+};
+constexpr ConvDimField kConvDimFields[] = {
+    {"input_batch_dimension", 0, &ConvolutionDimensionNumbers::input_batch_dimension, nullptr},
+    {"input_feature_dimension", 0, &ConvolutionDimensionNumbers::input_feature_dimension, nullptr},
+    {"input_spatial_dimensions", 0, nullptr, &ConvolutionDimensionNumbers::input_spatial_dimensions},
+    {"kernel_input_feature_dimension", 1, &ConvolutionDimensionNumbers::kernel_input_feature_dimension, nullptr},
+    {"kernel_output_feature_dimension", 1, &ConvolutionDimensionNumbers::kernel_output_feature_dimension, nullptr},
+    {"kernel_spatial_dimensions", 1, nullptr, &ConvolutionDimensionNumbers::kernel_spatial_dimensions},
+    {"output_batch_dimension", 2, &ConvolutionDimensionNumbers::output_batch_dimension, nullptr},
+    {"output_feature_dimension", 2, &ConvolutionDimensionNumbers::output_feature_dimension, nullptr},
+    {"output_spatial_dimensions", 2, nullptr, &ConvolutionDimensionNumbers::output_spatial_dimensions},
+};
+
+// conv's dimension_numbers: None (the default numbering), dim labels text
+// ("b01f_01io->b01f", parsed as the text format's dim_labels=) or a dict
+// with every field of kConvDimFields. Every dimension is checked against
+// its operand's rank here: SAME padding indexes the operands' shapes with
+// them before the builder sees the numbering.
+ConvolutionDimensionNumbers ConvDimsArg(const py::object& v, const PyOp& lhs, const PyOp& rhs) {
+  const int64_t ranks[3] = {lhs.shape().rank(), rhs.shape().rank(), lhs.shape().rank()};
+  ConvolutionDimensionNumbers dn;
+  if (v.is_none()) {
+    dn = client::CreateDefaultConvDimensionNumbers(static_cast<int>(std::max<int64_t>(0, ranks[0] - 2)));
+  } else if (py::isinstance<py::str>(v)) {
+    dn = ValueOrRaise(ParseConvDimLabels(v.cast<std::string>()));
+    if (dn.input_rank != ranks[0] || dn.kernel_rank != ranks[1])
+      throw py::value_error(absl::StrCat("conv: dim labels \"", v.cast<std::string>(), "\" are for ranks ",
+                                         dn.input_rank, " and ", dn.kernel_rank, ", the operands have ranks ",
+                                         ranks[0], " and ", ranks[1]));
+  } else if (py::isinstance<py::dict>(v)) {
+    py::dict d = v.cast<py::dict>();
+    for (const ConvDimField& f : kConvDimFields) {
+      if (!d.contains(f.key)) throw py::value_error(absl::StrCat("conv: dimension_numbers lacks \"", f.key, "\""));
+      if (f.scalar) dn.*f.scalar = d[f.key].cast<int64_t>();
+      else dn.*f.spatial = d[f.key].cast<std::vector<int64_t>>();
+    }
+    if (d.size() != std::size(kConvDimFields))
+      throw py::value_error("conv: dimension_numbers has keys that are not ConvolutionDimensionNumbers fields");
+  } else {
+    throw py::type_error("conv: dimension_numbers must be None, dim labels text or a dict");
+  }
+  for (const ConvDimField& f : kConvDimFields) {
+    std::vector<int64_t> dims = f.scalar ? std::vector<int64_t>{dn.*f.scalar} : dn.*f.spatial;
+    for (int64_t d : dims)
+      if (d < 0 || d >= ranks[f.operand])
+        throw py::value_error(absl::StrCat("conv: ", f.key, " ", d, " is out of range for rank ", ranks[f.operand]));
+  }
+  if (dn.input_spatial_dimensions.size() != dn.kernel_spatial_dimensions.size() ||
+      dn.input_spatial_dimensions.size() != dn.output_spatial_dimensions.size())
+    throw py::value_error("conv: input, kernel and output need the same number of spatial dimensions");
+  return dn;
 }
 
 // The default sort comparator: the first operand's lhs < rhs.
@@ -269,24 +334,24 @@ void RegisterComputeOps(py::module_& m) {
       "conv",
       [](const PyOp& lhs, const PyOp& rhs, std::vector<int64_t> strides, py::object padding,
          std::vector<int64_t> lhs_dilation, std::vector<int64_t> rhs_dilation, int64_t feature_group_count,
-         int64_t batch_group_count) {
-        // The default numbering: [batch, feature, spatial...] for the input
-        // and output, [out feature, in feature, spatial...] for the kernel.
-        const std::vector<int64_t> in(lhs.shape().dims().begin() + std::min<int64_t>(2, lhs.shape().rank()),
-                                      lhs.shape().dims().end());
-        const std::vector<int64_t> win(rhs.shape().dims().begin() + std::min<int64_t>(2, rhs.shape().rank()),
-                                       rhs.shape().dims().end());
+         int64_t batch_group_count, py::object dimension_numbers) {
+        const ConvolutionDimensionNumbers dn = ConvDimsArg(dimension_numbers, lhs, rhs);
+        // SAME/VALID padding is computed over the spatial dimensions the
+        // numbering names (ConvDimsArg checked they are in range).
+        std::vector<int64_t> in, win;
+        for (int64_t d : dn.input_spatial_dimensions) in.push_back(lhs.shape().dim(d));
+        for (int64_t d : dn.kernel_spatial_dimensions) win.push_back(rhs.shape().dim(d));
         Pairs pads = SpatialPadding(padding, in, win, strides, rhs_dilation);
-        return Wrap(lhs.builder, client::ConvGeneralDilated(
-                                     lhs.op, rhs.op, strides, pads, lhs_dilation, rhs_dilation,
-                                     client::CreateDefaultConvDimensionNumbers(static_cast<int>(in.size())),
-                                     feature_group_count, batch_group_count));
+        return Wrap(lhs.builder, client::ConvGeneralDilated(lhs.op, rhs.op, strides, pads, lhs_dilation,
+                                                            rhs_dilation, dn, feature_group_count,
+                                                            batch_group_count));
       },
       py::arg("lhs"), py::arg("rhs"), py::arg("window_strides"), py::arg("padding") = "VALID",
       py::arg("lhs_dilation") = std::vector<int64_t>{}, py::arg("rhs_dilation") = std::vector<int64_t>{},
       py::arg("feature_group_count") = 1, py::arg("batch_group_count") = 1,
-      "Convolution with the default numbering (bf01_oi01->bf01); padding \"SAME\", \"VALID\" or (low, high) "
-      "pairs.");
+      py::arg("dimension_numbers") = py::none(),
+      "Convolution; padding \"SAME\", \"VALID\" or (low, high) pairs; dimension_numbers: None (bf01_oi01->bf01), "
+      "dim labels such as \"b01f_01io->b01f\", or a dict of XLA's ConvolutionDimensionNumbers fields.");
   m.def(
       "reduce",
       [](py::object operands, py::object init_values, py::object computation, std::vector<int64_t> dimensions) {
@@ -453,6 +518,28 @@ void RegisterControlOps(py::module_& m) {
       },
       py::arg("pred"), py::arg("true_operand"), py::arg("true_computation"), py::arg("false_operand"),
       py::arg("false_computation"));
+  // XLA's other Conditional: branch_computations[branch_index] runs on
+  // branch_operands[branch_index] (an out-of-range index runs the last
+  // branch, as HLO's conditional does).
+  m.def(
+      "conditional",
+      [](py::object branch_index, py::sequence branch_computations, py::sequence branch_operands) {
+        std::vector<PyOp> operands = OpList("conditional", branch_operands);
+        if (py::len(branch_computations) != operands.size())
+          throw py::value_error(absl::StrCat("conditional: ", py::len(branch_computations),
+                                             " branch computations for ", operands.size(), " branch operands"));
+        const BuilderRef& b = operands[0].builder;
+        XlaOp index = ConstantOf(b, branch_index, PrimitiveType::S32);
+        std::vector<client::XlaComputation> comps;
+        for (size_t i = 0; i < operands.size(); ++i)
+          comps.push_back(ComputationArg(b, branch_computations[i], absl::StrCat("branch_", i),
+                                         {operands[i].shape()}));
+        std::vector<const client::XlaComputation*> ptrs;
+        for (const client::XlaComputation& c : comps) ptrs.push_back(&c);
+        return Wrap(b, client::Conditional(index, ptrs, Raw(operands)));
+      },
+      py::arg("branch_index"), py::arg("branch_computations"), py::arg("branch_operands"),
+      "conditional(branch_index, [computations], [operands]): runs branch branch_index (s32) on its operand.");
   using RngFn = XlaOp (*)(XlaOp, XlaOp, const Shape&);
   for (const auto& [name, fn] : {std::pair<const char*, RngFn>{"rng_uniform", client::RngUniform},
                                  std::pair<const char*, RngFn>{"rng_normal", client::RngNormal}}) {
