@@ -490,4 +490,11 @@ void AppendAttribute(std::string* out, absl::string_view name, const AttrValue& 
 }
 
 }  // namespace print_internal
+
+std::string AttrValueToString(const AttrValue& value, AttrKind kind) {
+  std::string out;
+  std::visit(print_internal::ValuePrinter{&out, kind, PrintOptions()}, value);
+  return out;
+}
+
 }  // namespace hlo

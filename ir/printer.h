@@ -3,6 +3,8 @@
 
 #include <string>
 
+#include "ir/attr_spec.h"
+#include "ir/attribute.h"
 #include "ir/literal.h"
 #include "ir/module.h"
 
@@ -74,5 +76,10 @@ std::string LiteralToString(const Literal& literal);
 // "f32[2,2] {\n  { 1, 2 },\n  { 3, 4 }\n}"; tuples "(\n...,\n...\n)".
 // Parses back with ParseLiteral.
 std::string LiteralToXlaString(const Literal& literal);
+// An attribute's value as after `name=` (sharding `{devices=[2]0,1}`,
+// aliasing `{{0}: (1, {})}`, ...); `kind` tells an enum (printed bare) from
+// a string (quoted). Readers of other formats build the IR value and print
+// it here instead of writing the text syntax themselves.
+std::string AttrValueToString(const AttrValue& value, AttrKind kind);
 
 }  // namespace hlo

@@ -151,6 +151,11 @@ absl::StatusOr<xla::HloModuleProto> ModuleToProto(const Module& module) {
     for (int64_t i : a.parameter_index) e->add_parameter_shape_index(i);
     e->set_kind(a.must_alias ? xla::MUST_ALIAS : xla::MAY_ALIAS);
   }
+  for (const BufferDonor& d : header.buffer_donor) {
+    auto* e = proto.mutable_buffer_donor()->add_entries();
+    e->set_parameter_number(d.parameter);
+    for (int64_t i : d.parameter_index) e->add_parameter_shape_index(i);
+  }
   for (const auto& [k, v] : header.frontend_attributes)
     if (IsUtf8(k) && IsUtf8(v.text)) (*proto.mutable_frontend_attributes()->mutable_map())[k] = v.text;
   return proto;

@@ -155,27 +155,6 @@ ENTRY %main (x: f32[2,3], y: f32[3,4], v: f32[4]) -> (f32[2], f32[4], f32[3,2], 
   }
 }
 
-// Modules whose every attribute has a typed field here: XLA's fields alone
-// give them back (docs/protos.md lists what has none yet).
-TEST(ProtoTypedFields, TestdataModulesWithMappedAttributesOnly) {
-  FromProtoOptions xla_only;
-  xla_only.ignore_toolchain_fields = true;
-  for (const char* name : {"compare_select_clamp", "concat_pad_iota", "convert_bitcast", "elementwise_binary",
-                           "gather_scatter", "layouts", "literal_float_edges", "normalize", "reduce_window",
-                           "slice_dynamic_slice", "sort_map_topk"}) {
-    const std::string text = ReadFile(fs::path(HLO_SOURCE_DIR) / "testdata/parse" / (std::string(name) + ".hlo"));
-    absl::StatusOr<std::unique_ptr<Module>> m = ParseModule(text);
-    ASSERT_TRUE(m.ok()) << name << ": " << m.status();
-    absl::StatusOr<xla::HloModuleProto> p = ModuleToProto(**m);
-    ASSERT_TRUE(p.ok()) << name << ": " << p.status();
-    absl::StatusOr<std::string> back_text = ModuleProtoToText(*p, xla_only);
-    ASSERT_TRUE(back_text.ok()) << name << ": " << back_text.status();
-    absl::StatusOr<std::unique_ptr<Module>> back = ParseModule(*back_text);
-    ASSERT_TRUE(back.ok()) << name << ": " << back.status();
-    EXPECT_EQ(PrintModule(**back), PrintModule(**m)) << name;
-  }
-}
-
 // XLA packs ids as (computation id << 32 | local id); operands may name
 // the local part only. Parameters without `parameter_number` are 0.
 TEST(ProtoTypedFields, PackedIdsAndLocalOperandIds) {

@@ -82,6 +82,14 @@ absl::StatusOr<std::string> ModuleProtoToText(const xla::HloModuleProto& proto, 
                                        e.kind() == xla::MUST_ALIAS ? ", must-alias" : ", may-alias", ")"));
       absl::StrAppend(&text, ", input_output_alias={ ", absl::StrJoin(entries, ", "), " }");
     }
+    if (proto.buffer_donor().entries_size() > 0) {
+      std::vector<std::string> entries;
+      for (const auto& e : proto.buffer_donor().entries())
+        entries.push_back(absl::StrCat("(", e.parameter_number(), ", {", absl::StrJoin(e.parameter_shape_index(), ","), "})"));
+      absl::StrAppend(&text, ", buffer_donor={ ", absl::StrJoin(entries, ", "), " }");
+    }
+    if (proto.frontend_attributes().map_size() > 0)
+      absl::StrAppend(&text, ", frontend_attributes=", FrontendAttributesText(proto.frontend_attributes()));
     absl::StrAppend(&text, "\n\n");
   }
 

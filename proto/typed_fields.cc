@@ -8,6 +8,9 @@
 #include "absl/strings/str_join.h"
 #include "ir/attr_spec.h"
 #include "ir/computation.h"
+#include "ir/printer.h"
+#include "proto/option_fields.h"
+#include "proto/sharding_proto.h"
 
 namespace hlo::proto {
 namespace {
@@ -38,25 +41,6 @@ void SetSameNamedField(const std::string& name, const AttrValue& value, google::
   }
 }
 
-bool MetadataIsUtf8(const OpMetadata& m) {
-  for (const std::string* s : {&m.op_type, &m.op_name, &m.source_file, &m.deduplicated_name, &m.scheduling_name})
-    if (!IsUtf8(*s)) return false;
-  return true;
-}
-
-void MetadataToProto(const OpMetadata& m, xla::OpMetadata* p) {
-  p->set_op_type(m.op_type);
-  p->set_op_name(m.op_name);
-  p->set_source_file(m.source_file);
-  p->set_source_line(static_cast<int32_t>(m.source_line));
-  p->set_source_end_line(static_cast<int32_t>(m.source_end_line));
-  p->set_source_column(static_cast<int32_t>(m.source_column));
-  p->set_source_end_column(static_cast<int32_t>(m.source_end_column));
-  p->set_deduplicated_name(m.deduplicated_name);
-  p->set_scheduling_name(m.scheduling_name);
-  p->set_stack_frame_id(static_cast<int32_t>(m.stack_frame_id));
-}
-
 // --- text from typed fields ---
 
 template <typename Field>
@@ -65,6 +49,39 @@ std::string IntList(const Field& f) {
 }
 
 std::string Quoted(absl::string_view s) { return absl::StrCat("\"", absl::CEscape(s), "\""); }
+
+// XLA keeps epsilon as a float: the shortest decimal that reads back as the
+// same float (0.001, not 0.00100000005) is what its text shows.
+std::string ShortestFloat(float f) {
+  for (int digits = 6; digits < 9; ++digits) {
+    std::string s = absl::StrFormat("%.*g", digits, f);
+    if (std::strtof(s.c_str(), nullptr) == f) return s;
+  }
+  return absl::StrFormat("%.9g", f);
+}
+
+// XLA's printer writes a backend config or frontend attribute value that is
+// a balanced `{...}` (JSON, MLIR attributes) bare and anything else quoted;
+// the same test as the lexer's (braces inside quoted strings do not count).
+StringOrDict StringOrDictOf(const std::string& s) {
+  if (s.size() < 2 || s.front() != '{' || s.back() != '}') return {s, false};
+  int depth = 0;
+  bool in_str = false;
+  for (size_t i = 0; i < s.size(); ++i) {
+    const char c = s[i];
+    if (in_str) {
+      if (c == '\\') ++i;
+      else if (c == '"') in_str = false;
+    } else if (c == '"') {
+      in_str = true;
+    } else if (c == '{') {
+      ++depth;
+    } else if (c == '}' && --depth == 0 && i + 1 != s.size()) {
+      return {s, false};
+    }
+  }
+  return {s, depth == 0 && !in_str};
+}
 
 std::string WindowText(const xla::Window& w) {
   std::vector<std::string> size, stride, pad, lhs, rhs, rev;
@@ -111,21 +128,6 @@ absl::StatusOr<std::string> ConvLabels(const xla::ConvolutionDimensionNumbers& d
       Labels({{d.output_batch_dimension(), 'b'}, {d.output_feature_dimension(), 'f'}}, d.output_spatial_dimensions());
   if (!out.ok()) return out;
   return absl::StrCat(*in, "_", *k, "->", *out);
-}
-
-std::string MetadataText(const xla::OpMetadata& m) {
-  std::vector<std::string> parts;
-  if (!m.op_type().empty()) parts.push_back(absl::StrCat("op_type=", Quoted(m.op_type())));
-  if (!m.op_name().empty()) parts.push_back(absl::StrCat("op_name=", Quoted(m.op_name())));
-  if (!m.source_file().empty()) parts.push_back(absl::StrCat("source_file=", Quoted(m.source_file())));
-  if (m.source_line() != 0) parts.push_back(absl::StrCat("source_line=", m.source_line()));
-  if (m.source_end_line() != 0) parts.push_back(absl::StrCat("source_end_line=", m.source_end_line()));
-  if (m.source_column() != 0) parts.push_back(absl::StrCat("source_column=", m.source_column()));
-  if (m.source_end_column() != 0) parts.push_back(absl::StrCat("source_end_column=", m.source_end_column()));
-  if (!m.deduplicated_name().empty()) parts.push_back(absl::StrCat("deduplicated_name=", Quoted(m.deduplicated_name())));
-  if (!m.scheduling_name().empty()) parts.push_back(absl::StrCat("scheduling_name=", Quoted(m.scheduling_name())));
-  if (m.stack_frame_id() != 0) parts.push_back(absl::StrCat("stack_frame_id=", m.stack_frame_id()));
-  return absl::StrCat("{", absl::StrJoin(parts, " "), "}");
 }
 
 // The reverse of SetSameNamedField: every field as `name={...}` or
@@ -181,6 +183,7 @@ std::vector<const Computation*> CalledInXlaOrder(const Instruction& inst) {
 void AttrsToTypedFields(const Instruction& inst, xla::HloInstructionProto* p) {
   bool dot_done = false;
   for (const auto& [name, value] : inst.attrs()) {
+    if (OptionAttrToProto(inst, name, value, p)) continue;
     const auto* ints = AttrGet<std::vector<int64_t>>(value);
     const auto* i = AttrGet<int64_t>(value);
     const auto* b = AttrGet<bool>(value);
@@ -212,10 +215,17 @@ void AttrsToTypedFields(const Instruction& inst, xla::HloInstructionProto* p) {
     } else if (name == "feature_index" && i) p->set_feature_index(*i);
     else if (name == "channel_id" && i) p->set_channel_id(*i);
     else if (name == "custom_call_target" && s && IsUtf8(*s)) p->set_custom_call_target(*s);
+    else if (name == "inferred_dimension" && i && *i >= 0) p->add_dimensions(*i);  // XLA's reshape keeps it there
     else if (!dot_done && (name == "lhs_contracting_dims" || name == "rhs_contracting_dims" ||
                            name == "lhs_batch_dims" || name == "rhs_batch_dims")) {
-      DotDims(inst, p->mutable_dot_dimension_numbers());
+      DotDims(inst, inst.opcode() == Opcode::kRaggedDot
+                        ? p->mutable_ragged_dot_dimension_numbers()->mutable_dot_dimension_numbers()
+                        : p->mutable_dot_dimension_numbers());
       dot_done = true;
+    } else if (name == "lhs_ragged_dims" && ints) {
+      AddAll(*ints, p->mutable_ragged_dot_dimension_numbers()->mutable_lhs_ragged_dimensions());
+    } else if (name == "rhs_group_dims" && ints) {
+      AddAll(*ints, p->mutable_ragged_dot_dimension_numbers()->mutable_rhs_group_dimensions());
     } else if (name == "fft_type" && s) {
       xla::FftType t;
       if (xla::FftType_Parse(*s, &t)) p->set_fft_type(t);
@@ -286,6 +296,12 @@ void AttrsToTypedFields(const Instruction& inst, xla::HloInstructionProto* p) {
   }
 }
 
+std::string FrontendAttributesText(const xla::FrontendAttributes& p) {
+  FrontendAttributes attrs;
+  for (const auto& [k, v] : p.map()) attrs[k] = StringOrDictOf(v);
+  return AttrValueToString(attrs, AttrKind::kFrontendAttributes);
+}
+
 absl::StatusOr<std::string> TypedFieldsToText(const xla::HloInstructionProto& p, Opcode op, const TypedContext& ctx) {
   std::string out;
   auto accepts = [&](absl::string_view name) { return FindAttrSpec(op, name) != nullptr; };
@@ -316,18 +332,25 @@ absl::StatusOr<std::string> TypedFieldsToText(const xla::HloInstructionProto& p,
     add("padding", absl::StrJoin(dims, "x"));
   }
   if (accepts("epsilon")) {
-    add("epsilon", absl::StrFormat("%.9g", p.epsilon()));
+    add("epsilon", ShortestFloat(p.epsilon()));
     add("feature_index", absl::StrCat(p.feature_index()));
   }
   if (p.channel_id() > 0) add("channel_id", absl::StrCat(p.channel_id()));
   if (!p.custom_call_target().empty() || op == Opcode::kCustomCall)
     add("custom_call_target", Quoted(p.custom_call_target()));
-  if (p.has_dot_dimension_numbers()) {
-    const xla::DotDimensionNumbers& d = p.dot_dimension_numbers();
+  if (op == Opcode::kReshape && p.dimensions_size() == 1) add("inferred_dimension", absl::StrCat(p.dimensions(0)));
+  const bool ragged = p.has_ragged_dot_dimension_numbers();
+  if (p.has_dot_dimension_numbers() || ragged) {
+    const xla::DotDimensionNumbers& d =
+        ragged ? p.ragged_dot_dimension_numbers().dot_dimension_numbers() : p.dot_dimension_numbers();
     if (d.lhs_batch_dimensions_size() > 0) add("lhs_batch_dims", IntList(d.lhs_batch_dimensions()));
     add("lhs_contracting_dims", IntList(d.lhs_contracting_dimensions()));
     if (d.rhs_batch_dimensions_size() > 0) add("rhs_batch_dims", IntList(d.rhs_batch_dimensions()));
     add("rhs_contracting_dims", IntList(d.rhs_contracting_dimensions()));
+  }
+  if (ragged) {
+    add("lhs_ragged_dims", IntList(p.ragged_dot_dimension_numbers().lhs_ragged_dimensions()));
+    add("rhs_group_dims", IntList(p.ragged_dot_dimension_numbers().rhs_group_dimensions()));
   }
   if (accepts("fft_type")) {
     add("fft_type", xla::FftType_Name(p.fft_type()));
@@ -371,6 +394,7 @@ absl::StatusOr<std::string> TypedFieldsToText(const xla::HloInstructionProto& p,
       add("replica_groups", absl::StrCat("{", absl::StrJoin(g, ","), "}"));
     }
   }
+  if (absl::Status st = OptionFieldsToText(p, op, add); !st.ok()) return st;
   // Called computations, named by id.
   std::vector<std::string> called;
   for (int64_t id : p.called_computation_ids()) {
@@ -400,6 +424,8 @@ absl::StatusOr<std::string> TypedFieldsToText(const xla::HloInstructionProto& p,
     if (absl::Status st = need(2); !st.ok()) return st;
     add("select", called[0]);
     add("scatter", called[1]);
+  } else if (op == Opcode::kCustomCall && !called.empty()) {
+    add("called_computations", absl::StrCat("{", absl::StrJoin(called, ", "), "}"));  // as XLA prints it
   } else if (called.size() == 1 && accepts("calls")) {
     add("calls", called[0]);
   } else if (called.size() == 1 && accepts("to_apply")) {
@@ -410,16 +436,11 @@ absl::StatusOr<std::string> TypedFieldsToText(const xla::HloInstructionProto& p,
                                                      " computation", called.size() == 1 ? "" : "s"));
     add("called_computations", absl::StrCat("{", absl::StrJoin(called, ", "), "}"));
   }
-  if (p.frontend_attributes().map_size() > 0) {
-    std::vector<std::pair<std::string, std::string>> sorted(p.frontend_attributes().map().begin(),
-                                                            p.frontend_attributes().map().end());
-    std::sort(sorted.begin(), sorted.end());
-    std::vector<std::string> kv;
-    for (const auto& [k, v] : sorted) kv.push_back(absl::StrCat(k, "=", Quoted(v)));
-    add("frontend_attributes", absl::StrCat("{", absl::StrJoin(kv, ","), "}"));
-  }
-  if (p.has_metadata()) add("metadata", MetadataText(p.metadata()));
-  if (!p.backend_config().empty()) add("backend_config", Quoted(p.backend_config()));
+  if (p.frontend_attributes().map_size() > 0)
+    add("frontend_attributes", FrontendAttributesText(p.frontend_attributes()));
+  if (p.has_metadata()) add("metadata", AttrValueToString(Boxed<OpMetadata>(MetadataFromProto(p.metadata())), AttrKind::kMetadata));
+  if (!p.backend_config().empty())
+    add("backend_config", AttrValueToString(StringOrDictOf(p.backend_config()), AttrKind::kStringOrDict));
   return out;
 }
 

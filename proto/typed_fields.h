@@ -33,6 +33,9 @@ struct TypedContext {
   int first_operand_type = 0;
 };
 
+// `{k="v",k2={...}}` (also the module's frontend attributes).
+std::string FrontendAttributesText(const xla::FrontendAttributes& p);
+
 // The attributes as text (`, name=value` each) from the typed fields, for
 // opcode `op`.
 absl::StatusOr<std::string> TypedFieldsToText(const xla::HloInstructionProto& proto, Opcode op,
