@@ -372,6 +372,16 @@ void AppendStackFrames(std::string* out, const StackFrameTables& t) {
   out->append("\n\n");
 }
 
+}  // namespace
+
+std::string StackFramesToString(const StackFrameTables& tables) {
+  std::string out;
+  AppendStackFrames(&out, tables);
+  return out;
+}
+
+namespace {
+
 // A generous estimate of the printed size, so that the output string is
 // allocated once (growing a 50 MB string by doubling costs more than the
 // formatting itself).

@@ -76,6 +76,9 @@ std::string LiteralToString(const Literal& literal);
 // "f32[2,2] {\n  { 1, 2 },\n  { 3, 4 }\n}"; tuples "(\n...,\n...\n)".
 // Parses back with ParseLiteral.
 std::string LiteralToXlaString(const Literal& literal);
+// The FileNames / FunctionNames / FileLocations / StackFrames tables as
+// printed between the module header and the first computation.
+std::string StackFramesToString(const StackFrameTables& tables);
 // An attribute's value as after `name=` (sharding `{devices=[2]0,1}`,
 // aliasing `{{0}: (1, {})}`, ...); `kind` tells an enum (printed bare) from
 // a string (quoted). Readers of other formats build the IR value and print

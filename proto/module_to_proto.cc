@@ -7,6 +7,7 @@
 #include "ir/printer.h"
 #include "proto/module_proto.h"
 #include "proto/shape_literal_proto.h"
+#include "proto/stack_frames_proto.h"
 #include "proto/typed_fields.h"
 
 namespace hlo::proto {
@@ -151,6 +152,8 @@ absl::StatusOr<xla::HloModuleProto> ModuleToProto(const Module& module) {
     for (int64_t i : a.parameter_index) e->add_parameter_shape_index(i);
     e->set_kind(a.must_alias ? xla::MUST_ALIAS : xla::MAY_ALIAS);
   }
+  if (!header.stack_frames.empty() && !StackFramesToProto(header.stack_frames, proto.mutable_stack_frame_index()))
+    proto.clear_stack_frame_index();
   for (const BufferDonor& d : header.buffer_donor) {
     auto* e = proto.mutable_buffer_donor()->add_entries();
     e->set_parameter_number(d.parameter);

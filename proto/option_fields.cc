@@ -275,7 +275,9 @@ absl::Status OptionFieldsToText(const xla::HloInstructionProto& p, Opcode op, co
     const auto& r = p.parameter_replication().replicated_at_leaf_buffers();
     add("parameter_replication", print(std::vector<bool>(r.begin(), r.end())));
   }
-  if (p.has_statistics_viz()) {
+  // XLA writes an empty StatisticsViz on every instruction and prints
+  // `statistics=` only when it holds statistics.
+  if (p.statistics_viz().statistics_size() > 0) {
     Statistics st;
     st.visualizing_index = p.statistics_viz().stat_index_to_visualize();
     for (const auto& e : p.statistics_viz().statistics()) st.stats.push_back({e.stat_name(), e.stat_val()});

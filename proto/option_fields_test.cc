@@ -15,15 +15,22 @@
 #include "parser/parser.h"
 #include "proto/hlo.pb.h"
 #include "proto/module_proto.h"
+#include "proto/proto_io.h"
 
 namespace hlo::proto {
 namespace {
 
 namespace fs = std::filesystem;
 
+absl::StatusOr<xla::HloModuleProto> ProtoOf(const std::string& text) {
+  absl::StatusOr<std::unique_ptr<Module>> m = ParseModule(text);
+  if (!m.ok()) return m.status();
+  return ModuleToProto(**m);
+}
+
 // text -> proto -> text through the typed fields only.
-absl::StatusOr<std::string> TypedOnlyText(const Module& m) {
-  absl::StatusOr<xla::HloModuleProto> p = ModuleToProto(m);
+absl::StatusOr<std::string> TypedOnlyText(const std::string& text) {
+  absl::StatusOr<xla::HloModuleProto> p = ProtoOf(text);
   if (!p.ok()) return p.status();
   FromProtoOptions xla_only;
   xla_only.ignore_toolchain_fields = true;
@@ -34,7 +41,7 @@ absl::StatusOr<std::string> TypedOnlyText(const Module& m) {
 std::string TypedOnlyDifference(const std::string& text) {
   absl::StatusOr<std::unique_ptr<Module>> m = ParseModule(text);
   if (!m.ok()) return absl::StrCat("parse: ", m.status().message());
-  absl::StatusOr<std::string> back_text = TypedOnlyText(**m);
+  absl::StatusOr<std::string> back_text = TypedOnlyText(text);
   if (!back_text.ok()) return absl::StrCat("through the proto: ", back_text.status().message());
   absl::StatusOr<std::unique_ptr<Module>> back = ParseModule(*back_text);
   if (!back.ok()) return absl::StrCat("reparse: ", back.status().message(), "\n", *back_text);
@@ -103,9 +110,7 @@ ENTRY %main (x: f32[8,4], y: f32[8,4]) -> (f32[8,4], f32[8,4], f32[8,4], f32[8,4
 )";
   EXPECT_EQ(TypedOnlyDifference(kText), "");
   // The module's buffer donors and frontend attributes are XLA's fields too.
-  absl::StatusOr<std::unique_ptr<Module>> m = ParseModule(kText);
-  ASSERT_TRUE(m.ok()) << m.status();
-  absl::StatusOr<std::string> back = TypedOnlyText(**m);
+  absl::StatusOr<std::string> back = TypedOnlyText(kText);
   ASSERT_TRUE(back.ok()) << back.status();
   EXPECT_THAT(*back, testing::HasSubstr("buffer_donor={ (1, {}) }, frontend_attributes={fa=\"1\",fb={k=2}}"));
 }
@@ -129,6 +134,60 @@ TEST(ProtoOptionFields, BadEnumValuesAndShardingsAreErrors) {
     absl::StatusOr<std::string> text = ModuleProtoToText(p);
     EXPECT_FALSE(text.ok()) << field << "\n" << *text;
   }
+}
+
+// The stack-frame tables travel in XLA's StackFrameIndexProto (parents one
+// lower there than in the text, as XLA writes them).
+TEST(ProtoOptionFields, StackFrameTables) {
+  const char* kText = R"(HloModule frames
+
+FileNames
+1 "a.py"
+
+FunctionNames
+1 "f"
+2 "g"
+
+FileLocations
+1 {file_name_id=1 function_name_id=1 line=3 end_line=3 column=1 end_column=9}
+2 {file_name_id=1 function_name_id=2 line=7 end_line=8 column=2 end_column=4}
+
+StackFrames
+1 {file_location_id=1 parent_frame_id=1}
+2 {file_location_id=2 parent_frame_id=2}
+
+
+ENTRY %main () -> f32[] {
+  ROOT %c = f32[] constant(1), metadata={op_name="c" stack_frame_id=2}
+}
+
+)";
+  EXPECT_EQ(TypedOnlyDifference(kText), "");
+  absl::StatusOr<xla::HloModuleProto> p = ProtoOf(kText);
+  ASSERT_TRUE(p.ok()) << p.status();
+  const xla::StackFrameIndexProto& index = p->stack_frame_index();
+  ASSERT_EQ(index.stack_frames_size(), 2);
+  EXPECT_EQ(index.stack_frames(0).parent_frame_id(), 0);
+  EXPECT_EQ(index.stack_frames(1).parent_frame_id(), 1);
+  ASSERT_EQ(index.file_locations_size(), 2);
+  EXPECT_EQ(index.file_locations(1).end_line(), 8);
+}
+
+// A scheduled module's instructions come in the order of its schedule,
+// whatever order the proto lists them in.
+TEST(ProtoOptionFields, ScheduleOrdersTheText) {
+  absl::StatusOr<DecodedInput> d = DecodeInput(R"pb(
+    name: "sched"
+    computations {
+      name: "e" id: 0 root_id: 3
+      instructions { name: "a" opcode: "parameter" id: 1 shape { element_type: F32 } }
+      instructions { name: "b" opcode: "parameter" parameter_number: 1 id: 2 shape { element_type: F32 } }
+      instructions { name: "s" opcode: "add" id: 3 operand_ids: 1 operand_ids: 2 shape { element_type: F32 } }
+    }
+    schedule { sequences { key: 0 value { instruction_ids: [ 2, 1, 3 ] } } })pb",
+                                               InputFormat::kProtoText, "sched.pbtxt");
+  ASSERT_TRUE(d.ok()) << d.status();
+  EXPECT_THAT(d->hlo_text, testing::HasSubstr("%b = f32[] parameter(1)\n  %a = f32[] parameter(0)"));
 }
 
 }  // namespace

@@ -14,6 +14,7 @@
 #include "ir/printer.h"
 #include "proto/module_proto.h"
 #include "proto/shape_literal_proto.h"
+#include "proto/stack_frames_proto.h"
 #include "proto/typed_fields.h"
 
 namespace hlo::proto {
@@ -62,6 +63,28 @@ class IdTable {
   absl::flat_hash_set<int64_t> ambiguous_;
 };
 
+// A scheduled module's text lists each computation's instructions in its
+// schedule (the text parser takes that order as the schedule); the proto
+// lists them in dependency order. A sequence that is not a permutation of
+// the computation's instructions is ignored (the proto order stays).
+std::vector<const xla::HloInstructionProto*> InTextOrder(const xla::HloComputationProto& c,
+                                                         const xla::HloScheduleProto& schedule) {
+  std::vector<const xla::HloInstructionProto*> out;
+  for (const xla::HloInstructionProto& i : c.instructions()) out.push_back(&i);
+  auto seq = schedule.sequences().find(c.id());
+  if (seq == schedule.sequences().end() || seq->second.instruction_ids_size() != c.instructions_size()) return out;
+  absl::flat_hash_map<int64_t, const xla::HloInstructionProto*> by_id;
+  for (const xla::HloInstructionProto& i : c.instructions()) by_id.emplace(i.id(), &i);
+  std::vector<const xla::HloInstructionProto*> scheduled;
+  for (int64_t id : seq->second.instruction_ids()) {
+    auto it = by_id.find(id);
+    if (it == by_id.end()) return out;
+    scheduled.push_back(it->second);
+    by_id.erase(it);  // an id listed twice leaves another one out: not a permutation
+  }
+  return scheduled;
+}
+
 }  // namespace
 
 absl::StatusOr<std::string> ModuleProtoToText(const xla::HloModuleProto& proto, const FromProtoOptions& options) {
@@ -91,6 +114,10 @@ absl::StatusOr<std::string> ModuleProtoToText(const xla::HloModuleProto& proto, 
     if (proto.frontend_attributes().map_size() > 0)
       absl::StrAppend(&text, ", frontend_attributes=", FrontendAttributesText(proto.frontend_attributes()));
     absl::StrAppend(&text, "\n\n");
+    if (proto.has_stack_frame_index()) {
+      const StackFrameTables tables = StackFramesFromProto(proto.stack_frame_index());
+      if (!tables.empty()) absl::StrAppend(&text, StackFramesToString(tables));
+    }
   }
 
   absl::flat_hash_map<int64_t, std::string> comp_names;
@@ -123,7 +150,8 @@ absl::StatusOr<std::string> ModuleProtoToText(const xla::HloModuleProto& proto, 
     absl::StrAppend(&text, c.id() == entry_id ? "ENTRY " : "", "%", c.name(), " {\n");
     IdTable by_id;
     bool root_seen = false;
-    for (const xla::HloInstructionProto& i : c.instructions()) {
+    for (const xla::HloInstructionProto* ip : InTextOrder(c, proto.schedule())) {
+      const xla::HloInstructionProto& i = *ip;
       const std::string where = absl::StrCat(where_c, ", instruction ", i.name());
       if (!IsIdentifier(i.name())) return Bad(where_c, absl::StrCat("invalid instruction name '", i.name(), "'"));
       std::optional<Opcode> op = OpcodeFromName(i.opcode());
