@@ -126,6 +126,10 @@ absl::StatusOr<xla::HloModuleProto> ModuleToProto(const Module& module) {
         if (inst->literal().elided()) ip->mutable_hlo_toolchain()->set_constant_elided(true);
       }
       AttrsToTypedFields(*inst, ip);
+      // No `api_version=` in the text means XLA's default, the original API
+      // (the proto's 0 is "unspecified", which XLA keeps as such).
+      if (inst->opcode() == Opcode::kCustomCall && ip->custom_call_api_version() == xla::API_VERSION_UNSPECIFIED)
+        ip->set_custom_call_api_version(xla::API_VERSION_ORIGINAL);
       std::string printed_opcode, tail;
       if (absl::Status s = SplitPrinted(*inst, &printed_opcode, &tail); !s.ok()) return s;
       if (!tail.empty()) ip->mutable_hlo_toolchain()->set_attributes(tail);

@@ -173,6 +173,28 @@ ENTRY %main () -> f32[] {
   EXPECT_EQ(index.file_locations(1).end_line(), 8);
 }
 
+// What XLA's loader requires of the fields we write (found by loading our
+// protos into XLA): an iota sharding's permutation as long as its reshape
+// dims, and a custom call without `api_version=` on the original API.
+TEST(ProtoOptionFields, FieldsAsXlaLoadsThem) {
+  absl::StatusOr<xla::HloModuleProto> p = ProtoOf(R"(HloModule m
+
+ENTRY %main (x: f32[4]) -> f32[4] {
+  %x = f32[4]{0} parameter(0), sharding={devices=[2]<=[2]}
+  ROOT %c = f32[4]{0} custom-call(%x), custom_call_target="t"
+}
+
+)");
+  ASSERT_TRUE(p.ok()) << p.status();
+  const xla::HloComputationProto& entry = p->computations(0);
+  ASSERT_EQ(entry.instructions_size(), 2);
+  const xla::OpSharding& sharding = entry.instructions(0).sharding();
+  EXPECT_EQ(sharding.iota_reshape_dims_size(), 1);
+  ASSERT_EQ(sharding.iota_transpose_perm_size(), 1);
+  EXPECT_EQ(sharding.iota_transpose_perm(0), 0);
+  EXPECT_EQ(entry.instructions(1).custom_call_api_version(), xla::API_VERSION_ORIGINAL);
+}
+
 // A scheduled module's instructions come in the order of its schedule,
 // whatever order the proto lists them in.
 TEST(ProtoOptionFields, ScheduleOrdersTheText) {

@@ -131,7 +131,11 @@ bool ShardingToProto(const Sharding& s, xla::OpSharding* out) {
       for (int64_t d : s.tile_assignment_dims) out->add_tile_assignment_dimensions(d);
       if (s.iota_devices) {
         for (int64_t d : s.iota.reshape_dims) out->add_iota_reshape_dims(d);
-        for (int64_t d : s.iota.transpose_perm) out->add_iota_transpose_perm(static_cast<int32_t>(d));
+        // XLA requires a permutation as long as the reshape dims (identity
+        // when the text has no `T(...)`).
+        for (size_t k = 0; k < s.iota.reshape_dims.size(); ++k)
+          out->add_iota_transpose_perm(static_cast<int32_t>(
+              k < s.iota.transpose_perm.size() ? s.iota.transpose_perm[k] : static_cast<int64_t>(k)));
       } else {
         for (int64_t d : s.device_ids) out->add_tile_assignment_devices(d);
       }

@@ -13,6 +13,12 @@ scheduled module with fusions). Then for every pair:
     replica_count, num_partitions, allow_spmd_sharding_propagation_*);
   * `hlo-run --random-inputs` must print the same values for both.
 
+And the other way round: `hlo-opt X.hlo --emit=proto` (our proto of XLA's
+text) must be a module XLA loads (HloModule.from_serialized_hlo_module_proto)
+and prints as it prints its own proto, modulo the order of independent
+computations and, with it, the numbering of the stack-frame tables (XLA
+renumbers them in the order it meets the instructions).
+
 Exit 0 when every pair agrees, 1 otherwise (the differences are printed).
 Run by testdata/xla_peer/run_peer_test.sh with the peer environment's
 python.
@@ -112,6 +118,42 @@ def canonical(text):
     return CONFIG_OPTIONS.sub("", header), sorted(blocks)
 
 
+STACK_FRAME_IDS = re.compile(r" stack_frame_id=\d+")
+TABLES = ("FileNames", "FunctionNames", "FileLocations", "StackFrames")
+
+
+def without_frame_numbers(text):
+    """canonical() without the stack-frame tables and the ids into them."""
+    header, blocks = canonical(STACK_FRAME_IDS.sub("", text))
+    return header, [b for b in blocks if not b.startswith(TABLES)]
+
+
+def xla_reads_ours(base, hlo_opt):
+    """Problems of XLA loading our proto of XLA's text (empty: it agrees)."""
+    import jax
+    import jax.numpy as jnp
+    module_type = type(jax.jit(lambda x: x).lower(jnp.zeros(1)).compiler_ir("hlo").as_hlo_module())
+    rc, _, err = run([hlo_opt, base + ".hlo", "--emit=proto", "-o", base + ".ours.pb"])
+    if rc:
+        return ["hlo-opt --emit=proto failed: " + err.strip()]
+    try:
+        with open(base + ".ours.pb", "rb") as f:
+            ours = module_type.from_serialized_hlo_module_proto(f.read()).to_string()
+    except Exception as e:  # XLA's error, e.g. a failed RET_CHECK
+        return ["XLA refuses our proto: " + str(e).splitlines()[0][:300]]
+    with open(base + ".pb", "rb") as f:
+        theirs = module_type.from_serialized_hlo_module_proto(f.read()).to_string()
+    (ho, bo), (ht, bt) = without_frame_numbers(ours), without_frame_numbers(theirs)
+    if ho != ht:
+        return ["XLA prints our proto's header differently:\n  ours:   %s\n  theirs: %s" % (ho, ht)]
+    if bo != bt:
+        only_o = [b for b in bo if b not in bt]
+        only_t = [b for b in bt if b not in bo]
+        detail = first_difference(only_o[0], only_t[0]) if only_o and only_t else "  different computations"
+        return ["XLA prints our proto differently:\n" + detail]
+    return []
+
+
 def first_difference(a, b):
     for x, y in zip(a.splitlines(), b.splitlines()):
         if x != y:
@@ -169,6 +211,7 @@ def main():
         failed = 0
         for base in bases:
             problems, notes = compare(base, args.hlo_opt, args.hlo_run)
+            problems += xla_reads_ours(base, args.hlo_opt)
             print("%-28s %s" % (os.path.basename(base), "agree" if not problems else "DIFFER"))
             for p in notes + problems:
                 print("  " + p.replace("\n", "\n  "))
