@@ -59,7 +59,8 @@ std::string TypedOnlyDifference(const std::string& text) {
 }
 
 // What XLA's proto has no field for (docs/protos.md): our `{...}`
-// constants and the mesh form of replica groups.
+// constants; and mesh axis names written bare, which come back quoted as
+// XLA prints them (EachOptionFieldRoundTrips has the quoted form).
 const char* const kNotMapped[] = {"constants.hlo", "replica_groups_mesh.hlo"};
 
 TEST(ProtoOptionFields, TestdataParseModulesSurviveTypedFieldsAlone) {
@@ -98,7 +99,8 @@ ENTRY %main (x: f32[8,4], y: f32[8,4]) -> (f32[8,4], f32[8,4], f32[8,4], f32[8,4
   %n = f32[8,4]{1,0} negate(%x), sharding={manual}
   %u = f32[8,4]{1,0} abs(%y), sharding={unknown shard_like 2}
   %m = f32[8,4]{1,0} add(%n, %u), sharding={replicated metadata={op_name="m"}}
-  %ar = f32[8,4]{1,0} all-reduce(%m), replica_groups={}, constrain_layout=true, to_apply=%add
+  %ar0 = f32[8,4]{1,0} all-reduce(%m), replica_groups=mesh['a'=2,'b'=4] {'b':(2)2}, to_apply=%add
+  %ar = f32[8,4]{1,0} all-reduce(%ar0), replica_groups={}, constrain_layout=true, to_apply=%add
   %cc = f32[8,4]{1,0} custom-call(%ar), custom_call_target="t", schedule=SCHEDULE_LATEST, padding_type=PADDING_SAME
   %lo = f32[] constant(0)
   %hi = f32[] constant(1)

@@ -41,6 +41,49 @@ void SetSameNamedField(const std::string& name, const AttrValue& value, google::
   }
 }
 
+// The mesh form of replica groups (`mesh['x'=2,'y'=4] {'y'}`): the mesh's
+// axes and devices, and the grouping axes by index into them.
+void MeshToProto(const MeshAxesDeviceList& m, xla::MeshAxesReplicaGroupListProto* p) {
+  for (size_t k = 0; k < m.axis_names.size() && k < m.axis_sizes.size(); ++k) {
+    auto* a = p->mutable_mesh()->add_axes();
+    a->set_name(m.axis_names[k]);
+    a->set_size(m.axis_sizes[k]);
+  }
+  for (int64_t d : m.device_ids) p->mutable_mesh()->add_device_ids(d);
+  for (const MeshAxisRef& r : m.axes) {
+    auto* a = p->add_axes();
+    a->set_mesh_axis_index(r.axis);
+    if (r.is_sub_axis()) {
+      a->mutable_sub_axis_info()->set_pre_size(r.pre_size);
+      a->mutable_sub_axis_info()->set_size(r.size);
+    }
+  }
+}
+
+absl::StatusOr<CollectiveDeviceList> MeshFromProto(const xla::MeshAxesReplicaGroupListProto& p) {
+  if (p.mesh().has_iota_transform())
+    return absl::InvalidArgumentError("replica groups: meshes with an iota transform are not supported yet");
+  CollectiveDeviceList g;
+  g.is_mesh = true;
+  MeshAxesDeviceList& m = g.mesh;
+  m.quoted_names = true;  // as XLA prints them
+  for (const auto& a : p.mesh().axes()) {
+    m.axis_names.push_back(a.name());
+    m.axis_sizes.push_back(a.size());
+  }
+  m.device_ids.assign(p.mesh().device_ids().begin(), p.mesh().device_ids().end());
+  m.maximal = m.axis_names.empty() && m.device_ids.size() == 1;
+  for (const auto& a : p.axes()) {
+    if (a.mesh_axis_index() < 0 || a.mesh_axis_index() >= static_cast<int64_t>(m.axis_names.size()))
+      return absl::InvalidArgumentError(absl::StrCat("replica groups: mesh axis index ", a.mesh_axis_index(),
+                                                     " is not an axis of the mesh"));
+    m.axes.push_back({a.mesh_axis_index(), a.sub_axis_info().pre_size(), a.sub_axis_info().size()});
+  }
+  if (std::string problem = m.Problem(); !problem.empty())
+    return absl::InvalidArgumentError(absl::StrCat("replica groups: ", problem));
+  return g;
+}
+
 // --- text from typed fields ---
 
 template <typename Field>
@@ -288,7 +331,9 @@ void AttrsToTypedFields(const Instruction& inst, xla::HloInstructionProto* p) {
           l->set_num_devices_per_group(g->iota.dims.size() > 1 ? g->iota.dims[1] : 0);
           AddAll(g->iota.reshape_dims, l->mutable_iota_reshape_dims());
           for (int64_t t : g->iota.transpose_perm) l->add_iota_transpose_perm(static_cast<int32_t>(t));
-        } else if (!g->is_mesh) {
+        } else if (g->is_mesh) {
+          MeshToProto(g->mesh, p->mutable_mesh_axes_replica_group_list());
+        } else {
           for (const std::vector<int64_t>& group : g->groups) AddAll(group, p->add_replica_groups()->mutable_replica_ids());
         }
       }
@@ -380,7 +425,11 @@ absl::StatusOr<std::string> TypedFieldsToText(const xla::HloInstructionProto& p,
   if (p.is_composite()) add("is_composite", "true");
   if (p.custom_call_has_side_effect()) add("custom_call_has_side_effect", "true");
   if (p.use_global_device_ids()) add("use_global_device_ids", "true");
-  if (p.has_collective_device_list() && p.collective_device_list().has_iota_replica_group_list()) {
+  if (p.has_mesh_axes_replica_group_list()) {
+    absl::StatusOr<CollectiveDeviceList> mesh = MeshFromProto(p.mesh_axes_replica_group_list());
+    if (!mesh.ok()) return mesh.status();
+    add("replica_groups", AttrValueToString(Boxed<CollectiveDeviceList>(*std::move(mesh)), AttrKind::kReplicaGroups));
+  } else if (p.has_collective_device_list() && p.collective_device_list().has_iota_replica_group_list()) {
     const auto& l = p.collective_device_list().iota_replica_group_list();
     std::string text = absl::StrCat("[", l.num_replica_groups(), ",", l.num_devices_per_group(), "]<=",
                                     "[", absl::StrJoin(l.iota_reshape_dims(), ","), "]");

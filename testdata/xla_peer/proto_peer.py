@@ -86,6 +86,10 @@ def programs():
         out["spmd_matmul"] = (
             jax.jit(lambda a, b: jnp.sin(a) @ b, in_shardings=(rows, NamedSharding(mesh, P())), out_shardings=rows),
             (s((4, 8), f32), s((8, 2), f32)))
+        # A sum over the sharded axis: an all-reduce after XLA's partitioner.
+        out["spmd_sum"] = (
+            jax.jit(lambda a: jnp.sum(jnp.sin(a), axis=0), in_shardings=rows, out_shardings=NamedSharding(mesh, P())),
+            (s((4, 8), f32),))
     return out
 
 
