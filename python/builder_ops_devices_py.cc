@@ -217,6 +217,17 @@ void RegisterLinalg(py::module_& m) {
       [](const PyOp& x, int64_t dimension) { return Wrap(x.builder, client::GetDimensionSize(x.op, dimension)); },
       py::arg("x"), py::arg("dimension"));
   m.def(
+      "set_dimension_size",
+      [](const PyOp& x, py::object size, int64_t dimension) {
+        // The size is an s32 scalar: an hlo.Op as it is, a Python int as a
+        // constant.
+        const client::XlaOp s =
+            py::isinstance<PyOp>(size) ? size.cast<PyOp>().op : ConstantOf(x.builder, size, PrimitiveType::S32);
+        return Wrap(x.builder, client::SetDimensionSize(x.op, s, dimension));
+      },
+      py::arg("x"), py::arg("size"), py::arg("dimension"),
+      "The same data with dimension `dimension` marked dynamic, its size `size` (an s32 scalar).");
+  m.def(
       "rng_bit_generator",
       [](const PyOp& state, py::object shape, const std::string& algorithm) {
         static const char* const kAlgorithms[] = {"rng_default", "rng_three_fry", "rng_philox"};

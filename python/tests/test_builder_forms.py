@@ -158,3 +158,23 @@ def test_token_operands_must_be_tokens():
     b = hlo.Builder("bad_recv")
     with pytest.raises(hlo.HloError, match="the received shape must be an array"):
         ops.recv_with_token(ops.create_token(b), "(f32[3])", channel_id=1)
+
+
+def test_set_dimension_size(tmp_path):
+    b = hlo.Builder("dynamic")
+    a = b.parameter(0, "f32[4]")
+    n = b.parameter(1, "s32[]")
+    d = ops.set_dimension_size(a, 2, 0)          # a Python int: an s32 constant
+    e = ops.set_dimension_size(a, n, 0)          # an hlo.Op
+    m = b.build((d, ops.get_dimension_size(e, 0)))
+    text = m.to_text()
+    assert "f32[<=4]" in text and "set-dimension-size(" in text
+    assert_hlo_opt_verifies(m, tmp_path)
+    av = np.array([1, 2, 3, 4], np.float32)
+    got = hlo.run(m, av, np.int32(3))
+    np.testing.assert_array_equal(np.asarray(got[0])[:4], av)  # the data is kept
+    # The backend runs static shapes: a bounded dim's size reads as its bound
+    # (docs/ops-data-movement.md, get-dimension-size).
+    assert int(got[1]) == 4
+    with pytest.raises(hlo.HloError):
+        ops.set_dimension_size(a, 2, 5)           # no dimension 5
