@@ -46,6 +46,52 @@ std::string Describe(const Instruction& inst) {
   return s;
 }
 
+// The most bytes alive at once while `comp` runs, its parameters excluded
+// (they belong to the caller). A walk over the schedule (post order): a
+// value lives from its instruction to its last reader, the root's to the
+// end. While an instruction runs, the computations it calls (a loop's
+// body and condition, a conditional's branches, a call's callee) hold
+// their own values on top of what is alive in the caller: their peak is
+// added at that point (the largest one: they run one after another).
+// Fused computations are not walked: a fusion's kernel evaluates its
+// fused expression per block, without whole intermediate arrays.
+// `buffers` collects every value walked, for the "largest" list (each
+// computation is walked once, however often it is called).
+int64_t PeakLiveBytes(const Computation& comp,
+                      absl::flat_hash_map<const Computation*, int64_t>* memo,
+                      std::vector<std::pair<int64_t, const Instruction*>>* buffers) {
+  auto known = memo->find(&comp);
+  if (known != memo->end()) return known->second;
+  (*memo)[&comp] = 0;  // a (malformed) recursive call graph counts once
+  const std::vector<Instruction*> order = comp.MakePostOrder();
+  absl::flat_hash_map<const Instruction*, size_t> last_use;
+  for (size_t i = 0; i < order.size(); ++i)
+    for (const Instruction* o : order[i]->operands()) last_use[o] = i;
+  if (comp.root() != nullptr) last_use[comp.root()] = order.size();
+  std::vector<int64_t> freed_at(order.size() + 1, 0);
+  int64_t live = 0, peak = 0;
+  for (size_t i = 0; i < order.size(); ++i) {
+    const Instruction* inst = order[i];
+    if (inst->opcode() != Opcode::kParameter) {
+      const int64_t bytes = StorageBytes(inst->shape());
+      buffers->push_back({bytes, inst});
+      live = SatAdd(live, bytes);
+      int64_t callee_peak = 0;
+      if (inst->opcode() != Opcode::kFusion) {
+        for (const Computation* callee : inst->called_computations())
+          if (callee != nullptr) callee_peak = std::max(callee_peak, PeakLiveBytes(*callee, memo, buffers));
+      }
+      peak = std::max(peak, SatAdd(live, callee_peak));
+      auto it = last_use.find(inst);
+      // Unused values die at once; the others after their last reader.
+      freed_at[it == last_use.end() ? i : it->second] += bytes;
+    }
+    live -= std::min(live, freed_at[i]);
+  }
+  (*memo)[&comp] = peak;
+  return peak;
+}
+
 }  // namespace
 
 std::string FormatBytes(int64_t bytes) {
@@ -71,28 +117,8 @@ MemoryEstimate EstimateMemory(const Module& module, int64_t replica_count, int64
     est.parameter_bytes = SatAdd(est.parameter_bytes, bytes);
     buffers.push_back({bytes, p});
   }
-  // Liveness walk: position of every instruction in the schedule, then the
-  // last position that reads each value.
-  const std::vector<Instruction*> order = entry->MakePostOrder();
-  absl::flat_hash_map<const Instruction*, size_t> last_use;
-  for (size_t i = 0; i < order.size(); ++i)
-    for (const Instruction* o : order[i]->operands()) last_use[o] = i;
-  if (entry->root() != nullptr) last_use[entry->root()] = order.size();
-  std::vector<int64_t> freed_at(order.size() + 1, 0);
-  int64_t live = 0;
-  for (size_t i = 0; i < order.size(); ++i) {
-    const Instruction* inst = order[i];
-    if (inst->opcode() != Opcode::kParameter) {
-      const int64_t bytes = StorageBytes(inst->shape());
-      buffers.push_back({bytes, inst});
-      live = SatAdd(live, bytes);
-      est.peak_live_bytes = std::max(est.peak_live_bytes, live);
-      auto it = last_use.find(inst);
-      // Unused values die at once; the others after their last reader.
-      freed_at[it == last_use.end() ? i : it->second] += bytes;
-    }
-    live -= std::min(live, freed_at[i]);
-  }
+  absl::flat_hash_map<const Computation*, int64_t> memo;
+  est.peak_live_bytes = PeakLiveBytes(*entry, &memo, &buffers);
   est.total_bytes = SatAdd(est.parameter_bytes, SatMul(est.peak_live_bytes, est.devices));
   std::stable_sort(buffers.begin(), buffers.end(),
                    [](const auto& a, const auto& b) { return a.first > b.first; });

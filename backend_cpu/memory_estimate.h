@@ -6,8 +6,9 @@
 // The estimate is the parameters plus, per device, the largest set of
 // values alive at once in a walk over the entry computation's schedule
 // (post order; a value lives from its instruction to its last user, the
-// root's values to the end). Called computations (loop bodies, reducers)
-// count as their caller's result only. Storage is one element per
+// root's values to the end). While an instruction runs, the peak of the
+// computations it calls (loop bodies and conditions, conditional branches,
+// called computations; not fused ones) adds to what is alive. Storage is one element per
 // PrimitiveTypeByteSize bytes, as the backend's literals keep it.
 #pragma once
 

@@ -33,6 +33,7 @@
 #include "tools/file_io.h"
 #include "tools/heap_setup.h"
 #include "tools/literal_compare.h"
+#include "tools/memory_watchdog.h"
 #include "tools/npy.h"
 #include "tools/donated_args.h"
 #include "tools/npy_dir.h"
@@ -416,6 +417,17 @@ int Run(int argc, char** argv) {
   absl::Status fits = cpu::CheckMemoryLimit(**module, *memory_limit, run_options.replica_count,
                                             run_options.partition_count, distributed::Share());
   if (!fits.ok()) return Fail(fits.message());
+  // What the estimate misses must not bring the kernel's OOM killer
+  // either: past the limit (this process's share of it) the run ends with
+  // an error. Stopped before any output is written.
+  const int64_t process_limit = *memory_limit / std::max(1, distributed::Share().on_this_host);
+  MemoryWatchdog watchdog(
+      "hlo-run", distributed::ErrorPrefix(), process_limit,
+      absl::StrCat("the estimate before the run was ",
+                   cpu::FormatBytes(cpu::EstimateMemory(**module, run_options.replica_count,
+                                                        run_options.partition_count)
+                                        .total_bytes),
+                   " (--memory-limit sets the limit; run on more hosts, or with fewer devices)"));
 
   // Arguments.
   std::vector<Literal> args;
@@ -523,6 +535,7 @@ int Run(int argc, char** argv) {
       absl::StatusOr<cpu::RunResult> expected = cpu::RunModule(*reference, args, reference_options);
       if (!expected.ok()) return Fail(expected.status().message());
     }
+    watchdog.Stop();
     if (opts.all_devices) {
       absl::Status st = distributed::WriteDeviceOutputs(opts.output_dir, *result);
       if (!st.ok()) return Fail(st.message());
@@ -555,6 +568,7 @@ int Run(int argc, char** argv) {
     Message("note", absl::StrCat("results of the optimized and the reference run are close enough (",
                                  report.elements, " elements compared)"));
   }
+  watchdog.Stop();  // outputs follow: never cut short by the watchdog
   if (*iterations > 1) {
     std::vector<double> sorted = seconds;
     std::sort(sorted.begin(), sorted.end());
