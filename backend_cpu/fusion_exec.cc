@@ -38,7 +38,7 @@ constexpr int64_t kStreamOutputBytes = int64_t{16} << 20;
 
 int64_t RoundUp(int64_t x) { return (x + kAlign - 1) / kAlign * kAlign; }
 
-enum class StepKind : uint8_t { kElementwise, kCopy, kSplat, kReduce, kAlias, kInvariantRow };
+enum class StepKind : uint8_t { kElementwise, kCopy, kSplat, kReduce, kAlias, kInvariantRow, kIotaOuter };
 
 // One row op, run on a block of m rows.
 struct Step {
@@ -58,6 +58,12 @@ struct Step {
   int64_t src_row_stride = 0;
   int64_t src_base = 0;  // offset (elements) of the first element read
   std::vector<int64_t> sizes, strides;
+  // kCopy of an iota along an inner dimension: reads FusionPlan::sources
+  // [source] (its values 0..n-1) instead of an operand. kIotaOuter (an iota
+  // along an outer dimension): row r is filled with sources[source]
+  // [(r / rows_per_index) % index_count].
+  int source = -1;
+  int64_t rows_per_index = 1, index_count = 1;
   // kInvariantRow (a broadcast that gives every row the same values, the
   // whole operand, read only by elementwise steps): no copy, the operand
   // itself stands for each row.
@@ -89,6 +95,7 @@ class FusionPlan {
   std::vector<std::vector<int>> whole_operands;  // per entry of `whole`: operand positions
   std::vector<int64_t> offset;                 // scratch offset per row value, -1 if none
   std::vector<Splat> splats;
+  std::vector<Literal> sources;  // iota values (Step::source)
   int64_t block_rows = 1;
   int64_t scratch_bytes = 0;
   bool tuple_root = false;        // a multi-output fusion (its root is a tuple)
@@ -108,6 +115,8 @@ std::vector<int64_t> StridesOf(absl::Span<const int64_t> dims) {
   for (int64_t d = static_cast<int64_t>(dims.size()) - 2; d >= 0; --d) s[d] = s[d + 1] * dims[d + 1];
   return s;
 }
+
+void SetInnerWalk(const Shape& out, int64_t k, absl::Span<const int64_t> strides, Step* step);
 
 // The strided copy of a broadcast, transpose, slice or reverse: for every
 // inner output dim d (from k), the operand stride (0: spread; negative:
@@ -155,7 +164,47 @@ absl::Status MakeCopyStep(const FusionPlan& plan, const Instruction& instr, Step
     default:
       return absl::InternalError(absl::StrCat("no strided copy for ", instr.name()));
   }
-  // Merge adjacent inner dims that walk the operand evenly; drop size-1 dims.
+  SetInnerWalk(out, k, strides, step);
+  int64_t row = 1;
+  for (int64_t d = k; d < in.rank(); ++d) row *= in.dim(d);
+  step->src_row_stride = keeps_outer ? row : 0;
+  step->src_base = base;
+  return absl::OkStatus();
+}
+
+// An iota by rows. Along an inner dimension every row is the same walk
+// over its values 0..n-1 (a strided copy, as a broadcast of them); along
+// an outer dimension row r holds its own index there, filled over the row.
+absl::Status MakeIotaStep(FusionPlan* plan, const Instruction& instr, Step* step) {
+  const int64_t k = plan->split.outer_dims;
+  const Shape& out = instr.shape();
+  const int64_t d = instr.AttrOr<int64_t>("iota_dimension", -1);
+  if (d < 0 || d >= out.rank()) return absl::InvalidArgumentError("iota_dimension out of range");
+  std::vector<int64_t> indices(out.dim(d));
+  for (int64_t i = 0; i < out.dim(d); ++i) indices[i] = i;
+  absl::StatusOr<Literal> values = IotaValues(out.element_type(), indices);
+  if (!values.ok()) return values.status();
+  step->source = static_cast<int>(plan->sources.size());
+  plan->sources.push_back(*std::move(values));
+  if (d < k) {
+    step->kind = StepKind::kIotaOuter;
+    step->index_count = out.dim(d);
+    for (int64_t j = d + 1; j < k; ++j) step->rows_per_index *= out.dim(j);
+    return absl::OkStatus();
+  }
+  step->kind = StepKind::kCopy;
+  std::vector<int64_t> strides(out.rank(), 0);
+  strides[d] = 1;
+  SetInnerWalk(out, k, strides, step);
+  step->src_row_stride = 0;
+  step->src_base = 0;
+  return absl::OkStatus();
+}
+
+// Step::sizes/strides of a strided copy: the inner output dims (from k)
+// with their operand strides, adjacent dims that walk the operand evenly
+// merged, size-1 dims dropped.
+void SetInnerWalk(const Shape& out, int64_t k, absl::Span<const int64_t> strides, Step* step) {
   for (int64_t d = k; d < out.rank(); ++d) {
     if (out.dim(d) == 1) continue;
     if (!step->sizes.empty() && step->strides.back() == strides[d] * out.dim(d)) {
@@ -166,11 +215,6 @@ absl::Status MakeCopyStep(const FusionPlan& plan, const Instruction& instr, Step
       step->strides.push_back(strides[d]);
     }
   }
-  int64_t row = 1;
-  for (int64_t d = k; d < in.rank(); ++d) row *= in.dim(d);
-  step->src_row_stride = keeps_outer ? row : 0;
-  step->src_base = base;
-  return absl::OkStatus();
 }
 
 }  // namespace
@@ -266,6 +310,8 @@ absl::StatusOr<std::unique_ptr<FusionPlan>> MakeFusionPlan(const Computation& fu
         step.reduced.push_back(d - k + 1);
       }
       std::sort(step.reduced.begin(), step.reduced.end());
+    } else if (op == Opcode::kIota) {
+      if (absl::Status st = MakeIotaStep(plan.get(), instr, &step); !st.ok()) return st;
     } else if (op == Opcode::kReshape || op == Opcode::kBitcast) {
       step.kind = StepKind::kAlias;
     } else {
@@ -437,6 +483,31 @@ void FillAny(int64_t bytes, uint8_t* dst, const uint8_t* value, int64_t count) {
   }
 }
 
+// Rows r0 .. r0+m-1 of an iota along an outer dimension: row r holds
+// values[(r / rows_per_index) % index_count]. Rows of one element that
+// each take the next index (the iota along the last outer dimension of
+// an elementwise fusion split into one-element rows) are copies of runs of
+// the values; otherwise rows with the same index are one fill.
+void FillIotaRows(const Step& step, const Literal& values, int64_t row_elems, int64_t r0, int64_t m,
+                  uint8_t* dst) {
+  const int64_t bytes = values.element_bytes();
+  if (row_elems == 1 && step.rows_per_index == 1) {
+    for (int64_t r = r0; r < r0 + m;) {
+      const int64_t index = r % step.index_count;
+      const int64_t run = std::min(r0 + m - r, step.index_count - index);
+      std::memcpy(dst + (r - r0) * bytes, values.data() + index * bytes, run * bytes);
+      r += run;
+    }
+    return;
+  }
+  for (int64_t r = r0; r < r0 + m;) {
+    const int64_t index = (r / step.rows_per_index) % step.index_count;
+    const int64_t run = std::min(r0 + m, (r / step.rows_per_index + 1) * step.rows_per_index) - r;
+    FillAny(bytes, dst + (r - r0) * row_elems * bytes, values.data() + index * bytes, run * row_elems);
+    r += run;
+  }
+}
+
 }  // namespace
 
 absl::StatusOr<Literal> RunFusionPlan(const FusionPlan& plan, const Instruction& fusion,
@@ -540,15 +611,20 @@ absl::StatusOr<Literal> RunFusionPlan(const FusionPlan& plan, const Instruction&
             }
             break;
           case StepKind::kInvariantRow:
-            dst = const_cast<uint8_t*>(whole[step.in[0]]->data());
+            dst = const_cast<uint8_t*>(step.source >= 0 ? plan.sources[step.source].data()
+                                                         : whole[step.in[0]]->data());
             break;
           case StepKind::kCopy: {
-            const int src = step.in[0];
-            const uint8_t* from = (step.src_row_stride != 0 ? ptr[src] : whole[src]->data()) +
-                                  step.src_base * plan.elem_bytes[step.out];
+            const uint8_t* from =
+                step.source >= 0 ? plan.sources[step.source].data()
+                                 : (step.src_row_stride != 0 ? ptr[step.in[0]] : whole[step.in[0]]->data()) +
+                                       step.src_base * plan.elem_bytes[step.out];
             SpreadAny(plan.elem_bytes[step.out], step, dst, from, m);
             break;
           }
+          case StepKind::kIotaOuter:
+            FillIotaRows(step, plan.sources[step.source], plan.row_elems[step.out], r0, m, dst);
+            break;
           case StepKind::kSplat: {
             const Splat& sp = plan.splats[step.splat_index];
             if (out_index >= 0) {

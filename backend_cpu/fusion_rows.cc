@@ -103,6 +103,12 @@ bool IsRowOp(const Instruction& instr, absl::Span<const int64_t> outer, std::vec
       (*needs)[0] = kNeedRows;
       return true;
     }
+    case Opcode::kIota: {
+      // Values from indices alone (fusion_exec: a line spread over the row
+      // for an inner iota dimension, a fill per row for an outer one).
+      const int64_t d = instr.AttrOr<int64_t>("iota_dimension", -1);
+      return shape.IsArray() && d >= 0 && d < shape.rank() && instr.operand_count() == 0;
+    }
     case Opcode::kReshape:
     case Opcode::kBitcast: {
       // Both plain row-major (checked for every row value): the bytes of a

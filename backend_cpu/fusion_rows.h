@@ -9,7 +9,7 @@
 //     elementwise ops, broadcasts that keep the outer dimensions first or
 //     add them, single-input reduces of inner dimensions with a typed
 //     reducer, reshapes and bitcasts that keep the outer dimensions,
-//     transposes, slices and reverses of inner dimensions; or
+//     transposes, slices and reverses of inner dimensions, iotas; or
 //   * a whole value (RowRole::kWhole): computed once at full size before
 //     the blocks (parameters, constants, the scalars and vectors that
 //     broadcasts spread, the dot of a dot + epilogue fusion, anything an op

@@ -104,6 +104,11 @@ OpEvalFn FamilyOf(Opcode op);
 // The members of the linear-algebra family that EvalLinalg (ops_linalg.cc)
 // dispatches to: dot, ragged-dot and convolution (ops_dot.cc), scaled-dot
 // (ops_scaled_dot.cc), fft (ops_fft.cc), batch-norm-* (ops_batchnorm.cc).
+// A rank-1 literal of type `t` holding `indices` converted as iota converts
+// them (pred: index != 0; integers wrap; floats round to nearest even;
+// complex: (index, 0)). Shared by iota and the fused kernels' iota rows.
+absl::StatusOr<Literal> IotaValues(PrimitiveType t, absl::Span<const int64_t> indices);
+
 absl::StatusOr<Literal> LinalgEvalDot(const Instruction&, absl::Span<const Literal* const>);
 absl::StatusOr<Literal> LinalgEvalRaggedDot(const Instruction&, absl::Span<const Literal* const>);
 absl::StatusOr<Literal> LinalgEvalScaledDot(const Instruction&, absl::Span<const Literal* const>);

@@ -554,26 +554,13 @@ absl::StatusOr<Literal> EvalIota(const Instruction& instr, absl::Span<const Lite
   if (d < 0 || d >= rank) return OpError(instr, "iota_dimension out of range");
   const PrimitiveType t = out_shape.element_type();
   const int64_t n = out_shape.dim(d);
-  // The values along the iota dimension, converted to the element type as
-  // static_cast<T>(int64 index) does (pred: index != 0; ints wrap; floats
-  // round to nearest even; complex: (index, 0)).
-  Literal line(Shape::Array(t, {std::max<int64_t>(n, 0)}));
-  for (int64_t i = 0; i < n; ++i) {
-    if (IsPred(t)) {
-      line.SetInt(i, i != 0 ? 1 : 0);
-    } else if (IsInteger(t)) {
-      line.SetInt(i, i);
-    } else if (IsComplex(t)) {
-      line.SetComplex(i, {static_cast<double>(i), 0.0});
-    } else if (IsFloat(t)) {
-      line.SetDouble(i, static_cast<double>(i));
-    } else {
-      return OpUnimplemented(instr, absl::StrCat("element type ", PrimitiveTypeName(t)));
-    }
-  }
+  std::vector<int64_t> indices(std::max<int64_t>(n, 0));
+  for (int64_t i = 0; i < n; ++i) indices[i] = i;
+  absl::StatusOr<Literal> line = IotaValues(t, indices);
+  if (!line.ok()) return OpUnimplemented(instr, absl::StrCat("element type ", PrimitiveTypeName(t)));
   std::vector<int64_t> src_strides(rank, 0);
   src_strides[d] = 1;
-  return CopyToResult(instr, line.data(), n, 0, src_strides);
+  return CopyToResult(instr, line->data(), n, 0, src_strides);
 }
 
 absl::StatusOr<Literal> EvalGetDimensionSize(const Instruction& instr,
@@ -1099,6 +1086,26 @@ absl::StatusOr<Literal> EvalDataMovement(const Instruction& instr,
     case Opcode::kSetDimensionSize: return EvalSetDimensionSize(instr, operands);
     default: return OpUnimplemented(instr, "op (not a data-movement opcode)");
   }
+}
+
+absl::StatusOr<Literal> IotaValues(PrimitiveType t, absl::Span<const int64_t> indices) {
+  const int64_t n = static_cast<int64_t>(indices.size());
+  Literal line(Shape::Array(t, {n}));
+  for (int64_t i = 0; i < n; ++i) {
+    const int64_t v = indices[i];
+    if (IsPred(t)) {
+      line.SetInt(i, v != 0 ? 1 : 0);
+    } else if (IsInteger(t)) {
+      line.SetInt(i, v);
+    } else if (IsComplex(t)) {
+      line.SetComplex(i, {static_cast<double>(v), 0.0});
+    } else if (IsFloat(t)) {
+      line.SetDouble(i, static_cast<double>(v));
+    } else {
+      return absl::UnimplementedError(absl::StrCat("no index values of type ", PrimitiveTypeName(t)));
+    }
+  }
+  return line;
 }
 
 }  // namespace hlo::cpu

@@ -1,7 +1,7 @@
 // fusion: groups producers into their consumers and replaces each group by
 // one `fusion` instruction calling a new computation, in XLA's text form:
-//   kind=kLoop   elementwise ops, broadcasts, reshapes/bitcasts, and
-//                transposes, slices and reverses inside rows;
+//   kind=kLoop   elementwise ops, broadcasts, iotas, reshapes/bitcasts,
+//                and transposes, slices and reverses inside rows;
 //   kind=kInput  the same around reductions (a reduce root, or reductions
 //                inside, as in a row softmax or layer norm);
 //   kind=kOutput a dot or convolution under its elementwise epilogue
@@ -9,9 +9,9 @@
 //
 // Consumers are visited before producers (reverse post order); a group
 // grows by taking an operand when every user of that operand is already in
-// the group (nothing is computed twice), except scalar constants and
-// broadcasts of scalars, which are cheap and copied into every group that
-// reads them (XLA duplicates such producers too). Never fused: side
+// the group (nothing is computed twice), except scalar constants, iotas
+// and broadcasts of scalars, which are cheap and copied into every group
+// that reads them (XLA duplicates such producers too). Never fused: side
 // effects, control edges, tuples, calls, and anything the CPU backend
 // could not run by blocks of rows: the legality test is the backend's own
 // row split (backend_cpu/fusion_rows.h), so every fusion -O makes runs as
@@ -54,6 +54,7 @@ bool IsFusibleOp(const Instruction& i) {
     case Opcode::kTranspose:  // of inner dimensions (the row split decides)
     case Opcode::kSlice:
     case Opcode::kReverse:
+    case Opcode::kIota:
       return true;
     case Opcode::kConstant:
       return i.shape().rank() == 0;
@@ -65,6 +66,7 @@ bool IsFusibleOp(const Instruction& i) {
 // Cheap enough to compute again in every group that reads it.
 bool IsCheap(const Instruction& i) {
   if (i.opcode() == Opcode::kConstant) return i.shape().rank() == 0;
+  if (i.opcode() == Opcode::kIota) return true;  // indices: no memory read
   return i.opcode() == Opcode::kBroadcast && i.operand(0)->shape().rank() == 0;
 }
 
