@@ -331,6 +331,31 @@ class MpiProcessesImpl final : public MpiProcesses {
   std::thread thread_;
 };
 
+// The process count the launcher announced (OpenMPI's mpirun:
+// OMPI_COMM_WORLD_SIZE; MPICH's hydra: PMI_SIZE), or 0 when it says none.
+int LauncherProcessCount() {
+  for (const char* var : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE"}) {
+    const char* text = std::getenv(var);
+    if (text == nullptr) continue;
+    char* end = nullptr;
+    const long n = std::strtol(text, &end, 10);
+    if (end != text && *end == '\0' && n > 0 && n < (1L << 30)) return static_cast<int>(n);
+  }
+  return 0;
+}
+
+// The first line of MPI_Get_library_version, tabs as spaces: "Open MPI
+// v4.1.4, ..." or "MPICH Version: 4.0.2".
+std::string LibraryName() {
+  char text[MPI_MAX_LIBRARY_VERSION_STRING] = {};
+  int len = 0;
+  MPI_Get_library_version(text, &len);
+  std::string name(text, strnlen(text, sizeof(text)));
+  name = name.substr(0, name.find('\n'));
+  std::replace(name.begin(), name.end(), '\t', ' ');
+  return name;
+}
+
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<MpiProcesses>> StartMpi(int* argc, char*** argv) {
@@ -346,6 +371,19 @@ absl::StatusOr<std::unique_ptr<MpiProcesses>> StartMpi(int* argc, char*** argv) 
   int rank = 0, size = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
+  // A launcher of another MPI installation (OpenMPI's mpirun for an MPICH
+  // build, or the reverse) starts processes that each initialize alone:
+  // every one would run all devices and print, without a word. Say so.
+  if (const int launched = LauncherProcessCount(); launched > 1 && size != launched) {
+    const std::string library = LibraryName();
+    MPI_Finalize();
+    return absl::FailedPreconditionError(absl::StrCat(
+        "the launcher started ", launched, " processes but the MPI library of this hlo-run (",
+        library, ") sees ", size,
+        ": the launcher belongs to another MPI installation (e.g. OpenMPI's mpirun for a "
+        "build with MPICH); start hlo-run with the launcher of the library it was built with "
+        "(Debian: mpirun.openmpi for OpenMPI, mpiexec.mpich for MPICH)"));
+  }
   char name[MPI_MAX_PROCESSOR_NAME] = {};
   int len = 0;
   MPI_Get_processor_name(name, &len);

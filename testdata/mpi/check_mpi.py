@@ -13,6 +13,10 @@ Modes (one ctest test each, testdata/CMakeLists.txt):
                     divide the devices and a memory limit this host's
                     processes exceed: every run must end non-zero within
                     its time limit with the expected message.
+  --foreign-launcher MPIRUN  the launcher of another MPI installation (OpenMPI's
+                    mpirun for a build with MPICH, or the reverse): every
+                    process must stop with the error that says so, not run
+                    alone as if it were the only one.
   --traffic         --profile's table of what crosses processes: an all-reduce
                     of 1000 f32 over 2 processes sends and receives its half
                     twice (2 messages of 2000 bytes and a header each way).
@@ -152,7 +156,8 @@ def check_faults(hlo_run, mpi_for, collective_dir, tmp):
   os.mkfifo(fifo)
   killed = wrapper('killed', '(sleep 2; kill -9 $$) &\nexec %s %s --replicas=4' % (
       shlex.quote(hlo_run), shlex.quote(fifo)))
-  expect('killed rank', mpi_for(2) + [killed], [r'process 0 of 2'], 60)
+  # OpenMPI: "exited on signal 9 (Killed)"; MPICH: "EXIT STRING: Killed (signal 9)".
+  expect('killed rank', mpi_for(2) + [killed], [r'process 0 of 2', r'Killed'], 60)
   # A deadlock (rank 1 runs another collective) ends with the timeout
   # naming the collective and the devices that did not come.
   other = os.path.join(collective_dir, 'reduce_scatter.hlo')
@@ -198,6 +203,21 @@ def check_traffic(hlo_run, mpi_for, tmp):
   return errors
 
 
+def check_foreign_launcher(hlo_run, launcher, tmp):
+  module = os.path.join(tmp, 'foreign.hlo')
+  with open(module, 'w') as f:
+    f.write('HloModule foreign, replica_count=2\n'
+            'ENTRY main { ROOT id = u32[] replica-id() }\n')
+  r = run(mpirun_command(launcher, 2) + [hlo_run, module], 60)
+  out = r.stdout + r.stderr
+  pattern = (r'error: the launcher started 2 processes but the MPI library of this hlo-run '
+             r'\([^)]+\) sees 1: the launcher belongs to another MPI installation')
+  if r.returncode == 0 or not re.search(pattern, out):
+    return ['foreign launcher %s: exit %d, expected /%s/ in:\n%s' %
+            (launcher, r.returncode, pattern, out)]
+  return []
+
+
 def main():
   ap = argparse.ArgumentParser(description=__doc__,
                                formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -208,6 +228,7 @@ def main():
   ap.add_argument('--module')
   ap.add_argument('--faults', metavar='COLLECTIVE_DIR')
   ap.add_argument('--traffic', action='store_true')
+  ap.add_argument('--foreign-launcher', metavar='MPIRUN')
   ap.add_argument('args', nargs='*', help='hlo-run flags for --module')
   opts = ap.parse_args()
   if not opts.mpirun:
@@ -241,6 +262,8 @@ def main():
       errors += check_faults(opts.hlo_run, mpi_for, opts.faults, tmp)
     if opts.traffic:
       errors += check_traffic(opts.hlo_run, mpi_for, tmp)
+    if opts.foreign_launcher:
+      errors += check_foreign_launcher(opts.hlo_run, opts.foreign_launcher, tmp)
   finally:
     if not errors:
       shutil.rmtree(tmp, ignore_errors=True)
@@ -248,9 +271,10 @@ def main():
     print('FAIL: ' + e)
   if errors:
     return 1
-  print('OK: %d runs compared bit for bit with %d processes%s%s' %
+  print('OK: %d runs compared bit for bit with %d processes%s%s%s' %
         (compared, opts.np, ', fault cases passed' if opts.faults else '',
-         ', traffic table checked' if opts.traffic else ''))
+         ', traffic table checked' if opts.traffic else '',
+         ', a foreign launcher refused' if opts.foreign_launcher else ''))
   return 0
 
 
