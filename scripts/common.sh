@@ -17,6 +17,7 @@ HLO_PACKAGES=(
   llvm-14-tools clang-14 libclang-rt-14-dev python3
   graphviz  # hlo-opt --emit=html renders its SVG with `dot -Tsvg`
   libopenmpi-dev openmpi-bin
+  iproute2  # ip netns: the MPI test across a network stack (testdata/mpi/check_netns.sh)
   libprotobuf-dev protobuf-compiler  # XLA's HloModuleProto / HloSnapshot (proto/)
   python3-dev pybind11-dev python3-pybind11 python3-numpy python3-pytest
 )
