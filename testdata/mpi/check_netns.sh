@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # hlo-run over MPI across a real network stack (docs/mpi.md, "Across a
 # network"): two network namespaces joined by a veth pair stand in for two
-# hosts. OpenMPI's mpirun runs in the first; its rsh launcher is pointed at
-# a script that starts the remote daemon with `ip netns exec` in the second
-# instead of ssh, and both the daemons' wire-up (oob) and the messages
-# between processes (btl tcp, no shared memory) are restricted to the veth.
+# hosts. The launcher runs in the first; its ssh/rsh launcher is pointed
+# at a script that starts the remote daemon with `ip netns exec` in the
+# second instead of ssh, and the messages between processes are kept on
+# TCP over the veth, without shared memory: OpenMPI's mpirun (btl tcp,
+# the daemons' wire-up, oob, on the veth too) or MPICH's hydra mpiexec
+# (UCX's tcp transport on the veth, for Debian's MPICH over UCX).
 # Each namespace also gets its own host name (a UTS namespace), so the
 # processes really report two hosts. testdata/mpi/check_mpi.py then runs
 # lit modules of testdata/run/collective (all-reduce, all-gather, and
@@ -14,9 +16,9 @@
 #
 # Usage: check_netns.sh HLO_RUN COLLECTIVE_DIR [PYTHON [MPIRUN]]
 # Skipped (77) when not root, when `ip netns`/veth are not permitted, or
-# without OpenMPI's mpirun. Bounded in time (timeouts on every run and on
-# the whole check); the namespaces are removed on every exit (trap), and
-# those of an earlier run that was killed are removed at the start.
+# when MPIRUN is neither OpenMPI's mpirun nor MPICH's mpiexec. Bounded in
+# time (timeouts on every run); the namespaces are removed on every exit
+# (trap), and those of an earlier run that was killed at the start.
 set -euo pipefail
 
 hlo_run=$1
@@ -30,8 +32,14 @@ skip() { echo "SKIP: $*"; exit $SKIP; }
 [[ $(id -u) == 0 ]] || skip "needs root for ip netns (network namespaces as hosts)"
 command -v ip >/dev/null || skip "no ip (apt-get install iproute2)"
 command -v unshare >/dev/null || skip "no unshare (util-linux)"
-[[ -n "$mpirun" ]] && "$mpirun" --version 2>/dev/null | grep -qE 'Open MPI|OpenRTE' ||
-  skip "needs OpenMPI's mpirun (its rsh launcher, plm_rsh_agent); got '${mpirun:-none}'"
+version=$([[ -n "$mpirun" ]] && "$mpirun" --version 2>/dev/null || true)
+if grep -qE 'Open MPI|OpenRTE' <<<"$version"; then
+  kind=openmpi
+elif grep -q 'HYDRA' <<<"$version"; then
+  kind=hydra
+else
+  skip "needs OpenMPI's mpirun or MPICH's mpiexec (their ssh launchers); got '${mpirun:-none}'"
+fi
 
 # OpenMPI's own allocations are not ours to report under LeakSanitizer
 # (as in check_mpi.py).
@@ -60,6 +68,7 @@ run() {
   local status=0
   wait "$child" || status=$?
   child=  # ended: its PID may be reused, the trap must not signal it
+  if (( status == 124 )); then echo "FAIL: timed out: $*"; fi
   return $status
 }
 cleanup() {
@@ -89,11 +98,23 @@ for ns in "$ns_a" "$ns_b"; do
   ip -n "$ns" link set lo up  # each daemon reaches its own processes over loopback
   ip -n "$ns" link set $dev up
 done
+# A veth end reports "up" a moment after it is set up; MPI started before
+# that finds no usable interface.
+for ns in "$ns_a" "$ns_b"; do
+  for _ in $(seq 100); do
+    [[ $(ip netns exec "$ns" cat /sys/class/net/$dev/operstate) == up ]] && break
+    sleep 0.1
+  done
+  [[ $(ip netns exec "$ns" cat /sys/class/net/$dev/operstate) == up ]] ||
+    { echo "FAIL: the veth in $ns is not up after 10 s"; exit 1; }
+done
 
-# The rsh agent: "AGENT HOST COMMAND..." runs COMMAND (a shell command line,
-# as ssh would) in the namespace that holds HOST, under that host's name.
+# The ssh stand-in: "AGENT [-x] HOST COMMAND..." runs COMMAND (a shell
+# command line, as ssh would) in the namespace that holds HOST, under that
+# host's name. (Hydra passes ssh's -x first.)
 cat >"$tmp/agent.sh" <<EOF
 #!/bin/sh
+while [ "\${1#-}" != "\$1" ]; do shift; done
 case "\$1" in
   $addr_a) ns=$ns_a ;;
   $addr_b) ns=$ns_b ;;
@@ -102,17 +123,26 @@ esac
 shift
 exec ip netns exec "\$ns" unshare --uts sh -c 'hostname "\$0" && eval "\$1"' "\$ns" "\$*"
 EOF
-printf '%s slots=1\n%s slots=1\n' $addr_a $addr_b >"$tmp/hosts"
 # The launcher check_mpi.py calls: mpirun inside the first "host", with the
-# switches above; it adds -np and the root/oversubscribe switches. The
-# sanitizer options go to the remote process too (mpirun forwards only
-# what -x names to a daemon started through the agent).
+# switches above; it adds -np (and OpenMPI's root/oversubscribe switches).
+if [[ $kind == openmpi ]]; then
+  printf '%s slots=1\n%s slots=1\n' $addr_a $addr_b >"$tmp/hosts"
+  # The sanitizer options go to the remote process too (mpirun forwards
+  # only what -x names to a daemon started through the agent).
+  switches="--hostfile $tmp/hosts --mca plm_rsh_agent $tmp/agent.sh --mca btl tcp,self \\
+  --mca btl_tcp_if_include $dev --mca oob_tcp_if_include $dev \\
+  \${ASAN_OPTIONS+-x ASAN_OPTIONS} \${UBSAN_OPTIONS+-x UBSAN_OPTIONS}"
+  np2=(--allow-run-as-root --oversubscribe -np 2)
+else
+  # Hydra passes the whole environment on; -iface is its own wire-up.
+  switches="-launcher ssh -launcher-exec $tmp/agent.sh -hosts $addr_a,$addr_b -iface $dev \\
+  -genv UCX_TLS tcp,self -genv UCX_NET_DEVICES $dev"
+  np2=(-np 2)
+fi
 cat >"$tmp/mpirun.sh" <<EOF
 #!/bin/sh
 exec ip netns exec $ns_a unshare --uts sh -c 'hostname "\$0" && exec "\$@"' $ns_a \\
-  $mpirun --hostfile $tmp/hosts --mca plm_rsh_agent $tmp/agent.sh \\
-  --mca btl tcp,self --mca btl_tcp_if_include $dev --mca oob_tcp_if_include $dev \\
-  \${ASAN_OPTIONS+-x ASAN_OPTIONS} \${UBSAN_OPTIONS+-x UBSAN_OPTIONS} "\$@"
+  $mpirun $switches "\$@"
 EOF
 chmod +x "$tmp/agent.sh" "$tmp/mpirun.sh"
 
@@ -130,8 +160,8 @@ EOF
 
 bytes() { ip netns exec "$ns_a" cat "/sys/class/net/$dev/statistics/$1_bytes"; }
 # check_mpi.py's own temporary files go into ours, which the trap removes.
-check=(env TMPDIR="$tmp" timeout -k 10 120 "$python" "$here/check_mpi.py" --hlo-run "$hlo_run" --mpirun "$tmp/mpirun.sh"
-  --np 2)
+check=(env TMPDIR="$tmp" timeout -k 10 120 "$python" "$here/check_mpi.py" --hlo-run "$hlo_run"
+  --mpirun "$tmp/mpirun.sh" --np 2)
 
 run "${check[@]}" --lit "$collective/all_reduce.hlo" "$collective/all_gather.hlo" \
   "$collective/broadcast_send_recv.hlo" >"$tmp/lit.out" || { cat "$tmp/lit.out"; exit 1; }
@@ -150,10 +180,10 @@ if (( tx < need || rx < need )); then
 fi
 
 # The processes ran on the two "hosts": the run's notes name them.
-run timeout -k 10 60 "$tmp/mpirun.sh" --allow-run-as-root --oversubscribe -np 2 "$hlo_run" \
+run timeout -k 10 60 "$tmp/mpirun.sh" "${np2[@]}" "$hlo_run" \
   "$collective/all_reduce.hlo" --replicas=4 --random-inputs >/dev/null 2>"$tmp/notes" ||
   { cat "$tmp/notes"; exit 1; }
 for line in "process 0 of 2 (host $ns_a) runs devices 0-1" "process 1 of 2 (host $ns_b) runs devices 2-3"; do
   grep -qF "$line" "$tmp/notes" || { echo "FAIL: no note '$line' in:"; cat "$tmp/notes"; exit 1; }
 done
-echo "OK: hlo-run over TCP between network namespaces $ns_a and $ns_b agrees bit for bit with the threaded run"
+echo "OK ($kind): hlo-run over TCP between network namespaces $ns_a and $ns_b agrees bit for bit with the threaded run"
