@@ -90,6 +90,8 @@ done
 
 ip netns add "$ns_a" 2>/dev/null || skip "ip netns add is not permitted here"
 ip netns add "$ns_b"
+ip netns exec "$ns_a" unshare --uts true 2>/dev/null ||
+  skip "ip netns exec or unshare --uts is not permitted here"
 ip link add name $dev netns "$ns_a" type veth peer name $dev netns "$ns_b" 2>/dev/null ||
   skip "cannot create a veth pair here"
 ip -n "$ns_a" addr add $addr_a/24 dev $dev
