@@ -560,7 +560,8 @@ absl::StatusOr<RunResult> RunModule(const Module& module, absl::Span<const Liter
   // Profiles say which fusions did not run as one kernel, and why.
   if (options.profiler != nullptr && fusion_plans != nullptr)
     for (std::string& note : fusion_plans->OpByOpNotes()) out.notes.push_back(std::move(note));
-  out.outfeed = channels.TakeOutfeed();
+  for (int64_t i = 0; i < local; ++i) out.outfeeds.push_back(channels.TakeOutfeed(first + i));
+  if (first == 0) out.outfeed = out.outfeeds[0];
   return out;
 }
 

@@ -63,6 +63,9 @@ struct RunResult {
   int64_t first_device = 0;
   // Literals sent by `outfeed`, in order, of device 0.
   std::vector<Literal> outfeed;
+  // The same for every device of this process (outfeeds[i] is device
+  // first_device + i's), for callers that return each device's outfeed.
+  std::vector<std::vector<Literal>> outfeeds;
   // Highest number of bytes held by live values at once (device 0).
   int64_t peak_bytes = 0;
   // Notes for the user (e.g. elided constants filled), deduplicated.

@@ -74,6 +74,24 @@ TEST(CollectiveCalls, OutfeedAndTokens) {
   EXPECT_TRUE(testing::LiteralIs(r->outfeed[1], "f32[2] {1, 4}"));
 }
 
+TEST(CollectiveCalls, OutfeedOfEveryDevice) {
+  // RunResult::outfeeds holds each device's values; outfeed stays device 0's.
+  XlaBuilder b("outfeed_devices");
+  XlaOp x = PlusReplica(&b, ConstantR1<float>(&b, {1, 2}));
+  Outfeed(x, Shape::Array(F32, {2}));
+  absl::StatusOr<std::shared_ptr<Module>> m = testing::BuildChecked(b);
+  ASSERT_TRUE(m.ok()) << m.status();
+  absl::StatusOr<cpu::RunResult> r = cpu::RunModule(**m, {}, Replicas(2));
+  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_EQ(r->outfeeds.size(), 2u);
+  ASSERT_EQ(r->outfeeds[0].size(), 1u);
+  ASSERT_EQ(r->outfeeds[1].size(), 1u);
+  EXPECT_TRUE(testing::LiteralIs(r->outfeeds[0][0], "f32[2] {1, 2}"));
+  EXPECT_TRUE(testing::LiteralIs(r->outfeeds[1][0], "f32[2] {11, 12}"));
+  ASSERT_EQ(r->outfeed.size(), 1u);
+  EXPECT_TRUE(testing::LiteralIs(r->outfeed[0], "f32[2] {1, 2}"));
+}
+
 TEST(CollectiveCalls, TokenlessSendRecvAndInfeed) {
   XlaBuilder b("tokenless");
   const ChannelHandle ch = b.CreateChannelHandle();

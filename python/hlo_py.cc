@@ -76,9 +76,6 @@ bool RunPasses(PyModule& m, const py::object& passes, bool verify_each) {
   return changed;
 }
 
-// Runs the entry computation on NumPy-convertible arguments. One result
-// (a tuple result is a Python tuple of arrays); with replicas > 1, a list
-// with one result per device.
 // The rates of the profile's bounds: (bytes/s, flops/s) given, else the
 // measured and cached ones (backend_cpu/machine_rates.h), as hlo-run.
 cpu::MachineRates ProfileRates(const py::object& machine_rates) {
@@ -96,8 +93,29 @@ cpu::MachineRates ProfileRates(const py::object& machine_rates) {
   return rates;
 }
 
+// One value per device: the value alone for a single device, else a list.
+template <typename T, typename F>
+py::object PerDevice(const std::vector<T>& per_device, F to_python) {
+  if (per_device.size() == 1) return to_python(per_device[0]);
+  py::list out;
+  for (const T& v : per_device) out.append(to_python(v));
+  return std::move(out);
+}
+
+// What one device's outfeed instructions sent, in order.
+py::list OutfeedToPython(const std::vector<Literal>& values) {
+  py::list out;
+  for (const Literal& l : values) out.append(LiteralToPython(l));
+  return out;
+}
+
+// Runs the entry computation on NumPy-convertible arguments. One result
+// (a tuple result is a Python tuple of arrays); with several devices
+// (replicas x partitions), a list with one result per device.
+// With outfeed, also what each device's outfeed instructions sent.
 py::object Run(const PyModule& m, const py::args& args, std::optional<int> threads, int64_t replicas,
-               uint64_t seed, bool profile, const py::object& machine_rates, const py::object& infeed) {
+               uint64_t seed, bool profile, const py::object& machine_rates, const py::object& infeed,
+               bool outfeed, int64_t partitions) {
   const Computation* entry = m.module->entry();
   if (entry == nullptr) throw py::value_error("the module has no entry computation");
   if (static_cast<int64_t>(args.size()) != entry->num_parameters())
@@ -115,8 +133,10 @@ py::object Run(const PyModule& m, const py::args& args, std::optional<int> threa
     if (*threads < 1) throw py::value_error("threads must be >= 1");
     cpu::SetThreadPoolWidth(*threads);
   }
+  if (replicas < 1 || partitions < 1) throw py::value_error("replicas and partitions must be >= 1");
   cpu::RunOptions opts;
   opts.replica_count = replicas;
+  opts.partition_count = partitions;
   opts.rng_seed = seed;
   if (!infeed.is_none()) {
     // Read by `infeed` in order, each of its array's own type (every
@@ -138,17 +158,15 @@ py::object Run(const PyModule& m, const py::args& args, std::optional<int> threa
     r = cpu::RunModule(*m.module, lits, opts);
   }
   if (!r.ok()) RaiseHloError(r.status());
-  py::object result;
-  if (r->results.size() == 1) {
-    result = LiteralToPython(r->results[0]);
-  } else {
-    py::list out;
-    for (const Literal& l : r->results) out.append(LiteralToPython(l));
-    result = std::move(out);
-  }
-  // The profile as hlo-run --profile-json writes it (docs/hlo-run.md).
-  if (profiler != nullptr) return py::make_tuple(result, JsonToPython(cpu::ProfileJson(*profiler)));
-  return result;
+  py::object result = PerDevice(r->results, [](const Literal& l) { return LiteralToPython(l); });
+  if (profiler == nullptr && !outfeed) return result;
+  // The extras follow the result in the order of the keywords: the profile
+  // as hlo-run --profile-json writes it (docs/hlo-run.md), then the outfeed.
+  py::list out;
+  out.append(result);
+  if (profiler != nullptr) out.append(JsonToPython(cpu::ProfileJson(*profiler)));
+  if (outfeed) out.append(PerDevice(r->outfeeds, OutfeedToPython));
+  return py::tuple(out);
 }
 
 }  // namespace
@@ -222,13 +240,15 @@ PYBIND11_MODULE(hlo, mod) {
           "whether it changed.");
   mod.def("run", &Run, py::arg("module"), py::arg("threads") = py::none(), py::arg("replicas") = 1,
           py::arg("seed") = 0, py::arg("profile") = false, py::arg("machine_rates") = py::none(),
-          py::arg("infeed") = py::none(),
+          py::arg("infeed") = py::none(), py::arg("outfeed") = false, py::arg("partitions") = 1,
           "run(module, *arrays, threads=None, replicas=1, seed=0, profile=False, machine_rates=None, "
-          "infeed=None): executes "
+          "infeed=None, outfeed=False, partitions=1): executes "
           "the entry computation on the CPU. Returns a NumPy array (a tuple of them for a tuple result; a list "
-          "per device when replicas > 1); with profile=True, (result, profile) where profile is the dict of "
+          "per device, replica-major, when replicas * partitions > 1); with profile=True, (result, profile) where profile is the dict of "
           "hlo-run --profile-json. machine_rates=(bytes/s, flops/s) gives the profile's rates instead of "
-          "measuring them. infeed: arrays read by the module's infeed instructions, in order.");
+          "measuring them. infeed: arrays read by the module's infeed instructions, in order. With "
+          "outfeed=True, (result, outfeed) ((result, profile, outfeed) with both): the values the module's "
+          "outfeed instructions sent, in order (a list per device when there are several).");
   mod.def("numpy_dtype", [](const std::string& type) { return hlo::python::NumpyDtype(type); }, py::arg("type"),
           "The NumPy dtype hlo.run uses for an HLO element type name (bf16: ml_dtypes.bfloat16 or float32).");
   mod.def("cost", [](const PyModule& m) { return JsonToPython(hlo::CostToJson(hlo::AnalyzeCost(*m.module))); },
