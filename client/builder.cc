@@ -66,6 +66,19 @@ std::string XlaBuilder::UniqueComputationName(absl::string_view base) {
 
 ChannelHandle XlaBuilder::CreateChannelHandle() { return ChannelHandle{state_->next_channel++}; }
 
+FrontendAttributes XlaBuilder::SetFrontendAttributes(FrontendAttributes attributes) {
+  std::swap(frontend_attributes_, attributes);
+  return attributes;
+}
+
+void XlaBuilder::ApplyFrontendAttributes(Instruction& inst) const {
+  if (frontend_attributes_.empty()) return;
+  FrontendAttributes merged = frontend_attributes_;
+  if (const auto* own = inst.GetAttr<FrontendAttributes>("frontend_attributes"))
+    for (const auto& [key, value] : *own) merged[key] = value;
+  inst.SetAttr("frontend_attributes", std::move(merged));
+}
+
 XlaOp XlaBuilder::ReportError(const absl::Status& error) {
   if (first_error_.ok()) first_error_ = error;
   return XlaOp();
@@ -107,6 +120,7 @@ XlaOp XlaBuilder::AddInstruction(absl::string_view op_name, Opcode opcode, absl:
   if (!CheckOperands(op_name, operands)) return XlaOp();
   auto inst = std::make_unique<Instruction>(opcode, UniqueInstructionName(OpcodeName(opcode)), written_shape);
   if (!attrs.empty()) inst->set_attrs(std::move(attrs));
+  ApplyFrontendAttributes(*inst);
   for (const XlaOp& op : operands) inst->AppendOperand(op.inst_);
   absl::StatusOr<Shape> shape = InferShape(*inst);
   if (!shape.ok()) {
@@ -136,6 +150,7 @@ XlaOp XlaBuilder::AddParameter(int64_t number, const Shape& shape, const std::st
   if (!name.empty()) n = UniqueInstructionName(n);
   auto inst = std::make_unique<Instruction>(Opcode::kParameter, n, s);
   inst->set_parameter_number(number);
+  ApplyFrontendAttributes(*inst);
   last_ = comp_->AddInstruction(std::move(inst));
   return XlaOp(last_, this);
 }
@@ -146,6 +161,7 @@ XlaOp XlaBuilder::AddConstant(Literal literal) {
     return ReportError(absl::InvalidArgumentError("ConstantLiteral: only array literals are supported"));
   auto inst = std::make_unique<Instruction>(Opcode::kConstant, UniqueInstructionName("constant"), literal.shape());
   inst->set_literal(std::move(literal));
+  ApplyFrontendAttributes(*inst);
   last_ = comp_->AddInstruction(std::move(inst));
   return XlaOp(last_, this);
 }

@@ -92,6 +92,14 @@ class XlaBuilder {
   // A channel id not used before in this builder's module (1, 2, ...).
   ChannelHandle CreateChannelHandle();
 
+  // Frontend attributes every instruction added from now on gets (XLA's
+  // XlaBuilder::SetFrontendAttributes); an instruction's own attributes of
+  // the same key win. Returns the previous set. Per builder: sub-builders
+  // start with none.
+  FrontendAttributes SetFrontendAttributes(FrontendAttributes attributes);
+  void ClearFrontendAttributes() { frontend_attributes_.clear(); }
+  const FrontendAttributes& frontend_attributes() const { return frontend_attributes_; }
+
   // The first error recorded (OK if none).
   const absl::Status& first_error() const { return first_error_; }
   // Records `error` unless one is recorded already; returns an invalid op.
@@ -126,6 +134,8 @@ class XlaBuilder {
   XlaBuilder(std::string name, std::shared_ptr<State> state, XlaBuilder* parent);
   std::string UniqueInstructionName(absl::string_view base);
   std::string UniqueComputationName(absl::string_view base);
+  // Adds the builder's frontend attributes to `inst`'s own.
+  void ApplyFrontendAttributes(Instruction& inst) const;
 
   std::string name_;
   std::shared_ptr<State> state_;
@@ -134,6 +144,22 @@ class XlaBuilder {
   Instruction* last_ = nullptr;
   bool built_ = false;
   absl::Status first_error_;
+  FrontendAttributes frontend_attributes_;
+};
+
+// Sets a builder's frontend attributes for a scope and restores the
+// previous ones at its end (XLA's XlaScopedFrontendAttributesAssignment).
+class XlaScopedFrontendAttributesAssignment {
+ public:
+  XlaScopedFrontendAttributesAssignment(XlaBuilder* builder, FrontendAttributes attributes)
+      : builder_(builder), saved_(builder->SetFrontendAttributes(std::move(attributes))) {}
+  ~XlaScopedFrontendAttributesAssignment() { builder_->SetFrontendAttributes(std::move(saved_)); }
+  XlaScopedFrontendAttributesAssignment(const XlaScopedFrontendAttributesAssignment&) = delete;
+  XlaScopedFrontendAttributesAssignment& operator=(const XlaScopedFrontendAttributesAssignment&) = delete;
+
+ private:
+  XlaBuilder* builder_;
+  FrontendAttributes saved_;
 };
 
 }  // namespace hlo::client

@@ -54,6 +54,16 @@ void SendRecvSelf(XlaBuilder* b) {
   GetTupleElement(RecvWithToken(sent, Shape::Array(F32, {3}), channel), 0);
 }
 
+// Replicas 0 and 1 swap their rows through one channel: the send and the
+// recv carry the pairs as _xla_send_recv_source_target_pairs.
+void SendRecvTwoReplicas(XlaBuilder* b) {
+  XlaOp x = PerReplica(b, 2, 2);
+  const ChannelHandle channel = b->CreateChannelHandle();
+  const std::vector<std::pair<int64_t, int64_t>> swap = {{0, 1}, {1, 0}};
+  XlaOp sent = SendWithToken(x, CreateToken(b), channel, swap);
+  GetTupleElement(RecvWithToken(sent, Shape::Array(F32, {2}), channel, swap), 0);
+}
+
 void InfeedPlusOne(XlaBuilder* b) { Add(Infeed(b, Shape::Array(F32, {3})), ConstantR0<float>(b, 1)); }
 
 void CustomCallSharding(XlaBuilder* b) {
@@ -125,6 +135,9 @@ std::vector<GoldenExample> DeviceGoldenExamples() {
        CollectivePermuteSwap, {"f32[2,2] {{1, 2}, {3, 4}}"}, "f32[2] {3, 4}", 2},
       {"send_recv_self", "operation semantics, Send/Recv: one channel, sent and received in order",
        SendRecvSelf, {"f32[3] {1, 2, 3}"}, "f32[3] {1, 2, 3}"},
+      {"send_recv_two_replicas",
+       "operation semantics, Send/Recv: replicas 0 and 1 swap rows through one channel (source-target pairs)",
+       SendRecvTwoReplicas, {"f32[2,2] {{1, 2}, {3, 4}}"}, "f32[2] {3, 4}", 2},
       {"infeed_plus_one", "operation semantics, Infeed: one f32[3] read from the infeed", InfeedPlusOne, {},
        "f32[3] {2, 3, 4}", 1, {"f32[3] {1, 2, 3}"}},
       {"custom_call_sharding", "operation semantics, CustomCall: a target this backend runs (an annotation)",

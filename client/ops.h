@@ -285,6 +285,8 @@ XlaOp RngNormal(XlaOp mu, XlaOp sigma, const Shape& shape);
 using ReplicaGroup = std::vector<int64_t>;
 
 XlaOp ReplicaId(XlaBuilder* b);
+// The u32 id of the partition running the computation (partition-id).
+XlaOp PartitionId(XlaBuilder* b);
 // Concatenates the group's operands along `all_gather_dimension`, which
 // becomes `shard_count` times larger.
 XlaOp AllGather(XlaOp operand, int64_t all_gather_dimension, int64_t shard_count,
@@ -317,6 +319,21 @@ XlaOp RecvWithToken(XlaOp token, const Shape& shape, const ChannelHandle& handle
 // The tokenless forms: a fresh token, and for Recv the data alone.
 XlaOp Send(XlaOp operand, const ChannelHandle& handle);
 XlaOp Recv(XlaBuilder* b, const Shape& shape, const ChannelHandle& handle);
+// Without pairs each device's send reaches its own recv of the channel.
+// Between devices, the send and the recv of one channel carry the same
+// (source, target) pairs as the frontend attribute
+// _xla_send_recv_source_target_pairs="{{0,1},{1,0}}" (as XLA's
+// collective-permute decomposer writes it; the CPU backend pairs by it): ids are replica ids, or partition ids when the
+// run has several partitions; a device that is no pair's target receives
+// zeros. The forms below put the attribute on send, send-done, recv and
+// recv-done. A source or target may appear once (CollectivePermute's rule).
+using SourceTargetPairs = absl::Span<const std::pair<int64_t, int64_t>>;
+FrontendAttributes SendRecvSourceTargetPairs(SourceTargetPairs pairs);
+XlaOp SendWithToken(XlaOp operand, XlaOp token, const ChannelHandle& handle, SourceTargetPairs source_target_pairs);
+XlaOp RecvWithToken(XlaOp token, const Shape& shape, const ChannelHandle& handle,
+                    SourceTargetPairs source_target_pairs);
+XlaOp Send(XlaOp operand, const ChannelHandle& handle, SourceTargetPairs source_target_pairs);
+XlaOp Recv(XlaBuilder* b, const Shape& shape, const ChannelHandle& handle, SourceTargetPairs source_target_pairs);
 // infeed: (data, token); Infeed makes its own token and returns the data.
 XlaOp InfeedWithToken(XlaOp token, const Shape& shape, const std::string& config = "");
 XlaOp Infeed(XlaBuilder* b, const Shape& shape, const std::string& config = "");

@@ -1,11 +1,17 @@
 // Collectives (all-gather, all-reduce, reduce-scatter, all-to-all,
 // collective-permute), replica ids, tokens, send/recv and infeed/outfeed.
+#include <set>
+
 #include "absl/strings/str_cat.h"
 #include "client/ops_internal.h"
 #include "ir/shape_inference.h"
 
 namespace hlo::client {
 namespace {
+
+// The frontend attribute by which XLA (and backend_cpu/ops_collective.cc)
+// pairs the send and recv of a channel across devices.
+constexpr char kSendRecvPairsKey[] = "_xla_send_recv_source_target_pairs";
 
 // replica_groups (when given) and channel_id (when given).
 Attrs CollectiveAttrs(absl::Span<const ReplicaGroup> groups, const std::optional<ChannelHandle>& channel) {
@@ -53,6 +59,8 @@ std::optional<Shape> ScaledShape(XlaBuilder* b, absl::string_view op_name, XlaOp
 }  // namespace
 
 XlaOp ReplicaId(XlaBuilder* b) { return b->AddInstruction("ReplicaId", Opcode::kReplicaId, {}); }
+
+XlaOp PartitionId(XlaBuilder* b) { return b->AddInstruction("PartitionId", Opcode::kPartitionId, {}); }
 
 XlaOp AllGather(XlaOp operand, int64_t all_gather_dimension, int64_t shard_count,
                 absl::Span<const ReplicaGroup> replica_groups, const std::optional<ChannelHandle>& channel_id) {
@@ -191,6 +199,71 @@ XlaOp Send(XlaOp operand, const ChannelHandle& handle) {
 
 XlaOp Recv(XlaBuilder* b, const Shape& shape, const ChannelHandle& handle) {
   XlaOp done = RecvWithToken(CreateToken(b), shape, handle);
+  if (!done.valid()) return done;
+  return GetTupleElement(done, 0);
+}
+
+FrontendAttributes SendRecvSourceTargetPairs(SourceTargetPairs pairs) {
+  std::string text = "{";
+  for (size_t i = 0; i < pairs.size(); ++i)
+    absl::StrAppend(&text, i ? "," : "", "{", pairs[i].first, ",", pairs[i].second, "}");
+  text += "}";
+  FrontendAttributes attrs;
+  attrs[kSendRecvPairsKey] = StringOrDict{text, /*is_dict=*/false};
+  return attrs;
+}
+
+namespace {
+
+// Ids non-negative, each source and each target once; else the error.
+absl::Status CheckSendRecvPairs(SourceTargetPairs pairs) {
+  std::set<int64_t> sources, targets;
+  for (const auto& [source, target] : pairs) {
+    if (source < 0 || target < 0)
+      return absl::InvalidArgumentError(
+          absl::StrCat("source_target_pairs ids must be >= 0, got {", source, ",", target, "}"));
+    if (!sources.insert(source).second)
+      return absl::InvalidArgumentError(absl::StrCat("source_target_pairs: source ", source, " appears more than once"));
+    if (!targets.insert(target).second)
+      return absl::InvalidArgumentError(absl::StrCat("source_target_pairs: target ", target, " appears more than once"));
+  }
+  return absl::OkStatus();
+}
+
+// The builder's frontend attributes with the pairs added, for one call.
+FrontendAttributes WithPairs(const XlaBuilder& b, SourceTargetPairs pairs) {
+  FrontendAttributes attrs = b.frontend_attributes();
+  for (auto& [key, value] : SendRecvSourceTargetPairs(pairs)) attrs[key] = value;
+  return attrs;
+}
+
+}  // namespace
+
+XlaOp SendWithToken(XlaOp operand, XlaOp token, const ChannelHandle& handle, SourceTargetPairs source_target_pairs) {
+  XlaBuilder* b = BuilderOf({operand, token});
+  if (b == nullptr) return XlaOp();
+  if (absl::Status st = CheckSendRecvPairs(source_target_pairs); !st.ok()) return Fail(b, "Send", st.message());
+  XlaScopedFrontendAttributesAssignment scope(b, WithPairs(*b, source_target_pairs));
+  return SendWithToken(operand, token, handle);
+}
+
+XlaOp RecvWithToken(XlaOp token, const Shape& shape, const ChannelHandle& handle,
+                    SourceTargetPairs source_target_pairs) {
+  XlaBuilder* b = token.builder();
+  if (b == nullptr) return XlaOp();
+  if (absl::Status st = CheckSendRecvPairs(source_target_pairs); !st.ok()) return Fail(b, "Recv", st.message());
+  XlaScopedFrontendAttributesAssignment scope(b, WithPairs(*b, source_target_pairs));
+  return RecvWithToken(token, shape, handle);
+}
+
+XlaOp Send(XlaOp operand, const ChannelHandle& handle, SourceTargetPairs source_target_pairs) {
+  XlaBuilder* b = operand.builder();
+  if (b == nullptr) return XlaOp();
+  return SendWithToken(operand, CreateToken(b), handle, source_target_pairs);
+}
+
+XlaOp Recv(XlaBuilder* b, const Shape& shape, const ChannelHandle& handle, SourceTargetPairs source_target_pairs) {
+  XlaOp done = RecvWithToken(CreateToken(b), shape, handle, source_target_pairs);
   if (!done.valid()) return done;
   return GetTupleElement(done, 0);
 }

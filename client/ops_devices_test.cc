@@ -92,6 +92,108 @@ TEST(CollectiveCalls, OutfeedOfEveryDevice) {
   EXPECT_TRUE(testing::LiteralIs(r->outfeed[0], "f32[2] {1, 2}"));
 }
 
+// Device d's result of a multi-device run.
+Literal DeviceResult(const Module& m, const cpu::RunOptions& o, size_t d) {
+  absl::StatusOr<cpu::RunResult> r = cpu::RunModule(m, {}, o);
+  if (!r.ok() || r->results.size() <= d) {
+    ADD_FAILURE() << (r.ok() ? "too few devices" : r.status().ToString());
+    return Literal();
+  }
+  return std::move(r->results[d]);
+}
+
+TEST(SendRecvPairs, ReplicasSwapThroughOneChannel) {
+  XlaBuilder b("swap");
+  const ChannelHandle ch = b.CreateChannelHandle();
+  const std::vector<std::pair<int64_t, int64_t>> swap = {{0, 1}, {1, 0}};
+  XlaOp x = PlusReplica(&b, ConstantR1<float>(&b, {1, 2}));
+  XlaOp sent = Send(x, ch, swap);
+  XlaOp got = GetTupleElement(RecvWithToken(sent, Shape::Array(F32, {2}), ch, swap), 0);
+  Tuple(&b, {x, got});
+  absl::StatusOr<std::shared_ptr<Module>> m = testing::BuildChecked(b);
+  ASSERT_TRUE(m.ok()) << m.status();
+  // send, send-done, recv and recv-done carry the pairs; the token does not.
+  const std::string text = PrintModule(**m);
+  const std::string attr = "frontend_attributes={_xla_send_recv_source_target_pairs=\"{{0,1},{1,0}}\"}";
+  size_t count = 0;
+  for (size_t at = text.find(attr); at != std::string::npos; at = text.find(attr, at + 1)) ++count;
+  EXPECT_EQ(count, 4u) << text;
+  EXPECT_THAT(text, ::testing::Not(::testing::HasSubstr("after-all(), frontend_attributes")));
+  EXPECT_TRUE(testing::LiteralIs(DeviceResult(**m, Replicas(2), 0), "(f32[2] {1, 2}, f32[2] {11, 12})"));
+  EXPECT_TRUE(testing::LiteralIs(DeviceResult(**m, Replicas(2), 1), "(f32[2] {11, 12}, f32[2] {1, 2})"));
+}
+
+TEST(SendRecvPairs, AShiftLeavesTheFirstReplicaWithZeros) {
+  // 0 -> 1 -> 2 on three replicas: replica 0 is nobody's target.
+  XlaBuilder b("shift");
+  const ChannelHandle ch = b.CreateChannelHandle();
+  const std::vector<std::pair<int64_t, int64_t>> shift = {{0, 1}, {1, 2}};
+  Send(PlusReplica(&b, ConstantR1<float>(&b, {1})), ch, shift);
+  Recv(&b, Shape::Array(F32, {1}), ch, shift);
+  absl::StatusOr<std::shared_ptr<Module>> m = testing::BuildChecked(b);
+  ASSERT_TRUE(m.ok()) << m.status();
+  EXPECT_TRUE(testing::LiteralIs(DeviceResult(**m, Replicas(3), 0), "f32[1] {0}"));
+  EXPECT_TRUE(testing::LiteralIs(DeviceResult(**m, Replicas(3), 1), "f32[1] {1}"));
+  EXPECT_TRUE(testing::LiteralIs(DeviceResult(**m, Replicas(3), 2), "f32[1] {11}"));
+}
+
+TEST(SendRecvPairs, PartitionIdsWhenTheRunHasPartitions) {
+  // One replica, two partitions: the pairs name partitions.
+  XlaBuilder b("partitions");
+  const ChannelHandle ch = b.CreateChannelHandle();
+  XlaOp x = Add(ConstantR1<float>(&b, {5}), ConvertElementType(PartitionId(&b), F32));
+  Send(x, ch, {{1, 0}});
+  Recv(&b, Shape::Array(F32, {1}), ch, {{1, 0}});
+  absl::StatusOr<std::shared_ptr<Module>> m = testing::BuildChecked(b);
+  ASSERT_TRUE(m.ok()) << m.status();
+  cpu::RunOptions o;
+  o.replica_count = 1;
+  o.partition_count = 2;
+  EXPECT_TRUE(testing::LiteralIs(DeviceResult(**m, o, 0), "f32[1] {6}"));
+  EXPECT_TRUE(testing::LiteralIs(DeviceResult(**m, o, 1), "f32[1] {0}"));
+}
+
+TEST(SendRecvPairs, Errors) {
+  {
+    XlaBuilder b("twice");
+    Recv(&b, Shape::Array(F32, {1}), b.CreateChannelHandle(), {{0, 1}, {2, 1}});
+    EXPECT_THAT(ErrorOf(b), ::testing::HasSubstr("Recv: source_target_pairs: target 1 appears more than once"));
+  }
+  {
+    XlaBuilder b("negative");
+    Send(ConstantR1<float>(&b, {1}), b.CreateChannelHandle(), {{0, -1}});
+    EXPECT_THAT(ErrorOf(b), ::testing::HasSubstr("Send: source_target_pairs ids must be >= 0, got {0,-1}"));
+  }
+  {
+    XlaBuilder b("source_twice");
+    Send(ConstantR1<float>(&b, {1}), b.CreateChannelHandle(), {{0, 1}, {0, 2}});
+    EXPECT_THAT(ErrorOf(b), ::testing::HasSubstr("Send: source_target_pairs: source 0 appears more than once"));
+  }
+}
+
+TEST(FrontendAttributes, EveryOpGetsTheBuildersAndItsOwnWin) {
+  XlaBuilder b("attrs");
+  FrontendAttributes attrs;
+  attrs["stage"] = StringOrDict{"one", false};
+  XlaOp p = Parameter(&b, 0, Shape::Array(F32, {2}), "p");
+  {
+    XlaScopedFrontendAttributesAssignment scope(&b, attrs);
+    XlaOp c = ConstantR0<float>(&b, 2);
+    // A send with pairs keeps the builder's attributes beside the pairs.
+    Send(Mul(p, c), b.CreateChannelHandle(), {{0, 0}});
+  }
+  EXPECT_TRUE(b.frontend_attributes().empty());  // the scope restored them
+  XlaOp plain = Neg(p);
+  absl::StatusOr<XlaComputation> c = b.Build(plain);
+  ASSERT_TRUE(c.ok()) << c.status();
+  const std::string text = PrintModule(c->module());
+  EXPECT_THAT(text, ::testing::HasSubstr("constant(2), frontend_attributes={stage=\"one\"}"));
+  EXPECT_THAT(text, ::testing::HasSubstr(
+                        "frontend_attributes={_xla_send_recv_source_target_pairs=\"{{0,0}}\",stage=\"one\"}"));
+  EXPECT_THAT(text, ::testing::HasSubstr("parameter(0)\n"));
+  EXPECT_THAT(text, ::testing::HasSubstr("negate(%p.1)\n"));
+}
+
 TEST(CollectiveCalls, TokenlessSendRecvAndInfeed) {
   XlaBuilder b("tokenless");
   const ChannelHandle ch = b.CreateChannelHandle();

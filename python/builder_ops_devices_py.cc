@@ -18,6 +18,7 @@ using client::XlaOp;
 namespace {
 
 using Groups = std::vector<std::vector<int64_t>>;
+using Pairs = std::vector<std::pair<int64_t, int64_t>>;
 
 // A shape argument: "f32[2,3]" (tuples too) or (dtype, dims).
 Shape ShapeArg(const py::object& shape) {
@@ -50,6 +51,9 @@ void RegisterCollectives(py::module_& m) {
   m.def(
       "replica_id", [](const BuilderRef& b) { return Wrap(b, client::ReplicaId(b->b.get())); }, py::arg("builder"),
       "The u32 id of the replica running the computation.");
+  m.def(
+      "partition_id", [](const BuilderRef& b) { return Wrap(b, client::PartitionId(b->b.get())); },
+      py::arg("builder"), "The u32 id of the partition running the computation.");
   m.def(
       "all_gather",
       [](const PyOp& x, int64_t dimension, int64_t shard_count, Groups groups, std::optional<int64_t> channel_id) {
@@ -127,30 +131,45 @@ void RegisterTokenOps(py::module_& m) {
         return Wrap(x.builder, client::OutfeedWithToken(x.op, token.op, x.shape(), config));
       },
       py::arg("x"), py::arg("token"), py::arg("config") = "", "Sends x to the outfeed after `token`; returns a token.");
+  // source_target_pairs: None (each device's send reaches its own recv) or
+  // [(source, target), ...] between devices, as the
+  // _xla_send_recv_source_target_pairs attribute (client/ops.h).
   m.def(
       "send",
-      [](const PyOp& x, int64_t channel_id) {
-        return Wrap(x.builder, client::Send(x.op, client::ChannelHandle{channel_id}));
+      [](const PyOp& x, int64_t channel_id, std::optional<Pairs> pairs) {
+        const client::ChannelHandle ch{channel_id};
+        return Wrap(x.builder, pairs ? client::Send(x.op, ch, *pairs) : client::Send(x.op, ch));
       },
-      py::arg("x"), py::arg("channel_id"), "send + send-done on a channel (a fresh token); returns send-done's token.");
+      py::arg("x"), py::arg("channel_id"), py::arg("source_target_pairs") = py::none(),
+      "send + send-done on a channel (a fresh token); returns send-done's token.");
   m.def(
       "send_with_token",
-      [](const PyOp& x, const PyOp& token, int64_t channel_id) {
-        return Wrap(x.builder, client::SendWithToken(x.op, token.op, client::ChannelHandle{channel_id}));
+      [](const PyOp& x, const PyOp& token, int64_t channel_id, std::optional<Pairs> pairs) {
+        const client::ChannelHandle ch{channel_id};
+        return Wrap(x.builder, pairs ? client::SendWithToken(x.op, token.op, ch, *pairs)
+                                     : client::SendWithToken(x.op, token.op, ch));
       },
-      py::arg("x"), py::arg("token"), py::arg("channel_id"), "send + send-done after `token`; returns a token.");
+      py::arg("x"), py::arg("token"), py::arg("channel_id"), py::arg("source_target_pairs") = py::none(),
+      "send + send-done after `token`; returns a token.");
   m.def(
       "recv",
-      [](const BuilderRef& b, py::object shape, int64_t channel_id) {
-        return Wrap(b, client::Recv(b->b.get(), ShapeArg(shape), client::ChannelHandle{channel_id}));
+      [](const BuilderRef& b, py::object shape, int64_t channel_id, std::optional<Pairs> pairs) {
+        const client::ChannelHandle ch{channel_id};
+        const Shape s = ShapeArg(shape);
+        return Wrap(b, pairs ? client::Recv(b->b.get(), s, ch, *pairs) : client::Recv(b->b.get(), s, ch));
       },
-      py::arg("builder"), py::arg("shape"), py::arg("channel_id"), "recv + recv-done (a fresh token); the data.");
+      py::arg("builder"), py::arg("shape"), py::arg("channel_id"), py::arg("source_target_pairs") = py::none(),
+      "recv + recv-done (a fresh token); the data.");
   m.def(
       "recv_with_token",
-      [](const PyOp& token, py::object shape, int64_t channel_id) {
-        return Wrap(token.builder, client::RecvWithToken(token.op, ShapeArg(shape), client::ChannelHandle{channel_id}));
+      [](const PyOp& token, py::object shape, int64_t channel_id, std::optional<Pairs> pairs) {
+        const client::ChannelHandle ch{channel_id};
+        const Shape s = ShapeArg(shape);
+        return Wrap(token.builder, pairs ? client::RecvWithToken(token.op, s, ch, *pairs)
+                                         : client::RecvWithToken(token.op, s, ch));
       },
-      py::arg("token"), py::arg("shape"), py::arg("channel_id"), "recv + recv-done after `token`: (data, token).");
+      py::arg("token"), py::arg("shape"), py::arg("channel_id"), py::arg("source_target_pairs") = py::none(),
+      "recv + recv-done after `token`: (data, token).");
 }
 
 void RegisterLinalg(py::module_& m) {

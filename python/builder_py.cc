@@ -7,6 +7,8 @@
 
 #include <pybind11/stl.h>
 
+#include <map>
+
 #include <numeric>
 
 #include "absl/strings/str_cat.h"
@@ -463,6 +465,23 @@ void RegisterBuilder(py::module_& mod) {
              for (const py::handle& e : elems) ops.push_back(e.cast<const PyOp&>().op);
              return Wrap(b, client::Tuple(b->b.get(), ops));
            })
+      .def(
+          "create_channel_handle", [](const BuilderRef& b) { return b->b->CreateChannelHandle().handle; },
+          "A channel id not used before by this builder's module (1, 2, ...), for send/recv and collectives.")
+      .def_property(
+          "frontend_attributes",
+          [](const PyBuilder& b) {
+            std::map<std::string, std::string> out;
+            for (const auto& [key, value] : b.b->frontend_attributes()) out[key] = value.text;
+            return out;
+          },
+          [](PyBuilder& b, const std::map<std::string, std::string>& attrs) {
+            FrontendAttributes fa;
+            for (const auto& [key, value] : attrs) fa[key] = StringOrDict{value, false};
+            b.b->SetFrontendAttributes(std::move(fa));
+          },
+          "Frontend attributes ({key: str}) every op built from now on gets (XLA's SetFrontendAttributes); "
+          "assign {} to stop.")
       .def("sub_builder", &SubBuilder, py::arg("name"),
            "A builder for a computation this one calls; its build() returns an hlo.Computation.")
       .def(

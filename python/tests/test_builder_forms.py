@@ -178,3 +178,60 @@ def test_set_dimension_size(tmp_path):
     assert int(got[1]) == 4
     with pytest.raises(hlo.HloError):
         ops.set_dimension_size(a, 2, 5)           # no dimension 5
+
+
+def test_send_recv_between_replicas(tmp_path):
+    """send/recv of one channel with source-target pairs: replicas swap."""
+    b = hlo.Builder("swap")
+    x = b.parameter(0, "f32[2,3]")
+    mine = ops.dynamic_slice(x, [ops.convert(ops.replica_id(b), np.int32), 0], [1, 3]).reshape(3)
+    ch = b.create_channel_handle()
+    swap = [(0, 1), (1, 0)]
+    sent = ops.send_with_token(mine, ops.create_token(b), ch, source_target_pairs=swap)
+    got = ops.get_tuple_element(ops.recv_with_token(sent, "f32[3]", ch, source_target_pairs=swap), 0)
+    # The tokenless forms on a second channel: 0 -> 1 only.
+    ch2 = b.create_channel_handle()
+    assert ch2 == ch + 1
+    ops.send(mine * 10.0, ch2, source_target_pairs=[(0, 1)])
+    shifted = ops.recv(b, "f32[3]", ch2, source_target_pairs=[(0, 1)])
+    m = b.build((got, shifted))
+    assert m.to_text().count('frontend_attributes={_xla_send_recv_source_target_pairs="{{0,1},{1,0}}"}') == 4
+    assert m.to_text().count('_xla_send_recv_source_target_pairs="{{0,1}}"') == 4
+    assert_hlo_opt_verifies(m, tmp_path)
+    xv = np.arange(6, dtype=np.float32).reshape(2, 3)
+    (got0, shifted0), (got1, shifted1) = hlo.run(m, xv, replicas=2)
+    np.testing.assert_array_equal(got0, xv[1])
+    np.testing.assert_array_equal(got1, xv[0])
+    np.testing.assert_array_equal(shifted0, np.zeros(3))  # nobody sends to replica 0
+    np.testing.assert_array_equal(shifted1, xv[0] * 10)
+
+
+def test_send_recv_between_partitions():
+    """With partitions the pairs are partition ids."""
+    b = hlo.Builder("partitions")
+    mine = ops.convert(ops.partition_id(b), np.float32) + 5.0
+    ops.send(mine, 1, source_target_pairs=[(1, 0)])
+    m = b.build(ops.recv(b, "f32[]", 1, source_target_pairs=[(1, 0)]))
+    assert hlo.run(m, partitions=2) == [6.0, 0.0]
+
+
+def test_send_recv_pair_errors():
+    b = hlo.Builder("bad_pairs")
+    with pytest.raises(hlo.HloError, match="Recv: source_target_pairs: target 1 appears more than once"):
+        ops.recv(b, "f32[1]", 1, source_target_pairs=[(0, 1), (2, 1)])
+    b = hlo.Builder("bad_pairs")
+    with pytest.raises(hlo.HloError, match=r"Send: source_target_pairs ids must be >= 0, got \{0,-1\}"):
+        ops.send(b.constant(np.float32(1)), 1, source_target_pairs=[(0, -1)])
+
+
+def test_frontend_attributes():
+    b = hlo.Builder("attrs")
+    x = b.parameter(0, "f32[2]")
+    b.frontend_attributes = {"stage": "one"}
+    y = -x
+    assert b.frontend_attributes == {"stage": "one"}
+    b.frontend_attributes = {}
+    m = b.build(y + 1.0)
+    text = m.to_text()
+    assert 'negate(%parameter.1), frontend_attributes={stage="one"}' in text
+    assert text.count("frontend_attributes") == 1
