@@ -266,6 +266,10 @@ XlaOp Sort(absl::Span<const XlaOp> operands, const XlaComputation& comparator, i
 
 XlaOp Tuple(XlaBuilder* b, absl::Span<const XlaOp> elements);
 XlaOp GetTupleElement(XlaOp tuple_data, int64_t index);
+// opt-barrier: the operand (usually a tuple) unchanged; every input is
+// computed before anything that uses the result, and passes move nothing
+// across it.
+XlaOp OptimizationBarrier(XlaOp operand);
 XlaOp Call(XlaBuilder* b, const XlaComputation& computation, absl::Span<const XlaOp> operands);
 XlaOp While(const XlaComputation& condition, const XlaComputation& body, XlaOp init);
 XlaOp Conditional(XlaOp predicate, XlaOp true_operand, const XlaComputation& true_computation,
@@ -306,6 +310,8 @@ XlaOp ReduceScatter(XlaOp operand, const XlaComputation& computation, int64_t sc
 // dimension, transpose, reshape).
 XlaOp AllToAll(XlaOp operand, int64_t split_dimension, int64_t concat_dimension, int64_t split_count,
                absl::Span<const ReplicaGroup> replica_groups = {});
+// AllReduce with a sum over each group (`or` for pred); an array operand.
+XlaOp CrossReplicaSum(XlaOp operand, absl::Span<const ReplicaGroup> replica_groups = {});
 XlaOp CollectivePermute(XlaOp operand, absl::Span<const std::pair<int64_t, int64_t>> source_target_pairs,
                         const std::optional<ChannelHandle>& channel_id = std::nullopt);
 

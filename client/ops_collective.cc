@@ -84,6 +84,28 @@ XlaOp AllReduce(XlaOp operand, const XlaComputation& computation, absl::Span<con
   return b->AddInstruction("AllReduce", Opcode::kAllReduce, {operand}, std::move(attrs));
 }
 
+XlaOp CrossReplicaSum(XlaOp operand, absl::Span<const ReplicaGroup> replica_groups) {
+  XlaBuilder* b = operand.builder();
+  if (b == nullptr || !b->CheckOperands("CrossReplicaSum", {operand})) return XlaOp();
+  const Shape& s = ShapeOf(operand);
+  if (!internal::IsArrayShape(s))
+    return Fail(b, "CrossReplicaSum", absl::StrCat("the operand must be an array, got ", ShapeToMessageString(s)));
+  // The sum of two scalars of the operand's type (the document: an
+  // AllReduce that adds).
+  const Shape scalar = Shape::Scalar(s.element_type());
+  std::unique_ptr<XlaBuilder> sub = b->CreateSubBuilder("sum");
+  XlaOp x = Parameter(sub.get(), 0, scalar, "x");
+  XlaOp y = Parameter(sub.get(), 1, scalar, "y");
+  if (s.element_type() == PrimitiveType::PRED) {
+    Or(x, y);
+  } else {
+    Add(x, y);
+  }
+  absl::StatusOr<XlaComputation> sum = sub->Build();
+  if (!sum.ok()) return Fail(b, "CrossReplicaSum", sum.status().message());
+  return AllReduce(operand, *sum, replica_groups);
+}
+
 XlaOp ReduceScatter(XlaOp operand, const XlaComputation& computation, int64_t scatter_dimension,
                     int64_t shard_count, absl::Span<const ReplicaGroup> replica_groups,
                     const std::optional<ChannelHandle>& channel_id) {

@@ -14,6 +14,12 @@ XlaOp GetTupleElement(XlaOp tuple_data, int64_t index) {
   return b->AddInstruction("GetTupleElement", Opcode::kGetTupleElement, {tuple_data}, {{"index", index}});
 }
 
+XlaOp OptimizationBarrier(XlaOp operand) {
+  XlaBuilder* b = operand.builder();
+  if (b == nullptr) return XlaOp();
+  return b->AddInstruction("OptimizationBarrier", Opcode::kOptimizationBarrier, {operand});
+}
+
 XlaOp Call(XlaBuilder* b, const XlaComputation& computation, absl::Span<const XlaOp> operands) {
   if (!b->CheckOperands("Call", operands)) return XlaOp();
   Computation* comp = internal::Use(b, "Call", computation);

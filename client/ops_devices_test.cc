@@ -56,6 +56,40 @@ TEST(CollectiveCalls, ReplicaGroupsAndChannels) {
   EXPECT_TRUE(testing::LiteralIs(*r, "(f32[2] {1, 21}, f32[1] {22})"));
 }
 
+TEST(CollectiveCalls, CrossReplicaSumAddsOrOrs) {
+  // Groups {0,2} and {1,3}: replica 0 sums replicas 0 and 2; pred ors.
+  XlaBuilder b("crs");
+  XlaOp x = PlusReplica(&b, ConstantR1<float>(&b, {1, 2}));
+  XlaOp all = CrossReplicaSum(x);
+  XlaOp grouped = CrossReplicaSum(x, {{0, 2}, {1, 3}});
+  XlaOp is_two = Eq(ReplicaId(&b), ConstantR0<uint32_t>(&b, 2));
+  XlaOp any = CrossReplicaSum(Broadcast(is_two, {1}));
+  Tuple(&b, {all, grouped, any});
+  absl::StatusOr<std::shared_ptr<Module>> m = testing::BuildChecked(b);
+  ASSERT_TRUE(m.ok()) << m.status();
+  EXPECT_THAT(PrintModule(**m), ::testing::HasSubstr("or(%x."));
+  absl::StatusOr<Literal> r = testing::RunWithArgs(**m, {}, Replicas(4));
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_TRUE(testing::LiteralIs(*r, "(f32[2] {64, 68}, f32[2] {22, 24}, pred[1] {1})"));
+  XlaBuilder bad("crs_tuple");
+  CrossReplicaSum(Tuple(&bad, {ConstantR0<float>(&bad, 1)}));
+  EXPECT_THAT(ErrorOf(bad), ::testing::HasSubstr("CrossReplicaSum: the operand must be an array, got (f32[])"));
+}
+
+TEST(ControlCalls, OptimizationBarrierPassesItsOperandThrough) {
+  XlaBuilder b("barrier");
+  XlaOp x = Parameter(&b, 0, Shape::Array(F32, {2}), "x");
+  XlaOp kept = OptimizationBarrier(Tuple(&b, {x, Neg(x)}));
+  Add(GetTupleElement(kept, 0), GetTupleElement(kept, 1));
+  Mul(GetTupleElement(kept, 1), ConstantR0<float>(&b, 3));
+  absl::StatusOr<std::shared_ptr<Module>> m = testing::BuildChecked(b);
+  ASSERT_TRUE(m.ok()) << m.status();
+  EXPECT_THAT(PrintModule(**m), ::testing::HasSubstr("(f32[2]{0}, f32[2]{0}) opt-barrier(%tuple."));
+  absl::StatusOr<Literal> r = testing::RunWithArgs(**m, {"f32[2] {1, -4}"});
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_TRUE(testing::LiteralIs(*r, "f32[2] {-3, 12}"));
+}
+
 TEST(CollectiveCalls, OutfeedAndTokens) {
   XlaBuilder b("outfeed");
   XlaOp x = ConstantR1<float>(&b, {1, 2});

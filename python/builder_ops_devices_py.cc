@@ -69,6 +69,10 @@ void RegisterCollectives(py::module_& m) {
       py::arg("x"), py::arg("computation") = "add", py::arg("replica_groups") = Groups{},
       py::arg("channel_id") = py::none());
   m.def(
+      "cross_replica_sum",
+      [](const PyOp& x, Groups groups) { return Wrap(x.builder, client::CrossReplicaSum(x.op, groups)); },
+      py::arg("x"), py::arg("replica_groups") = Groups{}, "all_reduce with a sum (or for pred).");
+  m.def(
       "reduce_scatter",
       [](const PyOp& x, int64_t dimension, int64_t shard_count, py::object computation, Groups groups,
          std::optional<int64_t> channel_id) {

@@ -314,6 +314,19 @@ void RegisterShapeOps(py::module_& m) {
       "get_tuple_element",
       [](const PyOp& t, int64_t index) { return Wrap(t.builder, client::GetTupleElement(t.op, index)); },
       py::arg("tuple"), py::arg("index"));
+  m.def(
+      "optimization_barrier",
+      [](py::object x) {
+        // An op as it is; a list or tuple of ops becomes a tuple first.
+        if (py::isinstance<PyOp>(x)) {
+          const PyOp& op = x.cast<const PyOp&>();
+          return Wrap(op.builder, client::OptimizationBarrier(op.op));
+        }
+        std::vector<PyOp> ops = OpList("optimization_barrier", x);
+        const BuilderRef& b = ops[0].builder;
+        return Wrap(b, client::OptimizationBarrier(client::Tuple(b->b.get(), Raw(ops))));
+      },
+      py::arg("x"), "opt-barrier: x unchanged (a tuple for a list of ops); passes move nothing across it.");
 }
 
 void RegisterComputeOps(py::module_& m) {

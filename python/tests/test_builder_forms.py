@@ -235,3 +235,25 @@ def test_frontend_attributes():
     text = m.to_text()
     assert 'negate(%parameter.1), frontend_attributes={stage="one"}' in text
     assert text.count("frontend_attributes") == 1
+
+
+def test_cross_replica_sum_and_optimization_barrier(tmp_path):
+    b = hlo.Builder("crs_barrier")
+    x = b.parameter(0, "f32[2]")
+    mine = x + ops.convert(ops.replica_id(b), np.float32) * 10.0
+    kept = ops.optimization_barrier([mine, -mine])  # a list becomes a tuple
+    assert kept.hlo_shape == "(f32[2], f32[2])"
+    total = ops.cross_replica_sum(ops.get_tuple_element(kept, 0))
+    pairs = ops.cross_replica_sum(ops.get_tuple_element(kept, 1), replica_groups=[[0, 2], [1, 3]])
+    m = b.build((total, pairs))
+    assert "opt-barrier(%tuple." in m.to_text()
+    assert_hlo_opt_verifies(m, tmp_path)
+    xv = np.array([1, 2], np.float32)
+    got = hlo.run(m, xv, replicas=4)
+    mines = [xv + 10 * r for r in range(4)]
+    for r, (t, p) in enumerate(got):
+        np.testing.assert_array_equal(t, sum(mines))
+        np.testing.assert_array_equal(p, -(mines[r % 2] + mines[r % 2 + 2]))
+    b = hlo.Builder("crs_tuple")
+    with pytest.raises(hlo.HloError, match=r"CrossReplicaSum: the operand must be an array, got \(f32\[2\]\)"):
+        ops.cross_replica_sum(ops.tuple([b.parameter(0, "f32[2]")]))
