@@ -94,18 +94,19 @@ cpu::MachineRates ProfileRates(const py::object& machine_rates) {
 }
 
 // One value per device: the value alone for a single device, else a list.
+// Takes the values (results become arrays over their literals' buffers).
 template <typename T, typename F>
-py::object PerDevice(const std::vector<T>& per_device, F to_python) {
-  if (per_device.size() == 1) return to_python(per_device[0]);
+py::object PerDevice(std::vector<T>& per_device, F to_python) {
+  if (per_device.size() == 1) return to_python(std::move(per_device[0]));
   py::list out;
-  for (const T& v : per_device) out.append(to_python(v));
+  for (T& v : per_device) out.append(to_python(std::move(v)));
   return std::move(out);
 }
 
 // What one device's outfeed instructions sent, in order.
-py::list OutfeedToPython(const std::vector<Literal>& values) {
+py::list OutfeedToPython(std::vector<Literal> values) {
   py::list out;
-  for (const Literal& l : values) out.append(LiteralToPython(l));
+  for (Literal& l : values) out.append(LiteralToPython(std::move(l)));
   return out;
 }
 
@@ -158,7 +159,7 @@ py::object Run(const PyModule& m, const py::args& args, std::optional<int> threa
     r = cpu::RunModule(*m.module, lits, opts);
   }
   if (!r.ok()) RaiseHloError(r.status());
-  py::object result = PerDevice(r->results, [](const Literal& l) { return LiteralToPython(l); });
+  py::object result = PerDevice(r->results, [](Literal l) { return LiteralToPython(std::move(l)); });
   if (profiler == nullptr && !outfeed) return result;
   // The extras follow the result in the order of the keywords: the profile
   // as hlo-run --profile-json writes it (docs/hlo-run.md), then the outfeed.

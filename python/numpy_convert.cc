@@ -140,36 +140,45 @@ py::object NumpyDtype(const std::string& type_name) {
   return np.attr("dtype")(IsUnsignedInt(*t) ? "uint8" : "int8");
 }
 
-py::object LiteralToPython(const Literal& literal) {
+namespace {
+
+// An array over `literal`'s buffer: the literal moves into a capsule that
+// the array keeps as its base, freed with the last array using it.
+py::array ArrayOver(Literal literal, const py::dtype& dtype) {
+  const std::vector<py::ssize_t> dims = Dims(literal.shape());
+  if (literal.size_bytes() == 0) return py::array(dtype, dims);  // nothing to share
+  auto* owner = new Literal(std::move(literal));
+  py::capsule base(owner, [](void* p) { delete static_cast<Literal*>(p); });
+  return py::array(dtype, dims, std::vector<py::ssize_t>{}, owner->data(), base);
+}
+
+}  // namespace
+
+py::object LiteralToPython(Literal literal) {
   if (literal.IsTuple()) {
-    py::tuple out(literal.tuple_elements().size());
-    for (size_t i = 0; i < literal.tuple_elements().size(); ++i) out[i] = LiteralToPython(literal.tuple_elements()[i]);
+    std::vector<Literal>& elements = literal.mutable_tuple_elements();
+    py::tuple out(elements.size());
+    for (size_t i = 0; i < elements.size(); ++i) out[i] = LiteralToPython(std::move(elements[i]));
     return std::move(out);
   }
-  const Shape& s = literal.shape();
+  const Shape s = literal.shape();
   if (!s.IsArray()) return py::none();  // tokens
-  Literal row_major;
-  const Literal* src = &literal;
   Layout def;
   def.minor_to_major = Shape::DefaultMinorToMajor(s.rank());
-  if (!s.has_layout() || s.layout() != def) {
-    row_major = literal.Relayout(def);
-    src = &row_major;
-  }
+  Literal row_major = !s.has_layout() || s.layout() != def ? literal.Relayout(def) : std::move(literal);
+  const Literal* src = &row_major;
   const PrimitiveType t = s.element_type();
-  py::object np = Numpy();
   std::string dtype = NumpyName(t);
-  if (!dtype.empty()) {
-    py::array out(py::dtype(dtype), Dims(s));
-    std::memcpy(out.mutable_data(), src->data(), src->size_bytes());
-    return std::move(out);
+  if (!dtype.empty()) return ArrayOver(std::move(row_major), py::dtype(dtype));
+  if (t == PrimitiveType::BF16) {
+    // ml_dtypes.bfloat16 has bf16's bits: the buffer as it is.
+    py::object bf16 = Bfloat16Dtype();
+    if (!bf16.is_none()) return ArrayOver(std::move(row_major), py::dtype::from_args(bf16));
   }
   if (IsFloat(t)) {
     py::array_t<float> out(Dims(s));
     float* dst = out.mutable_data();
     for (int64_t i = 0; i < src->physical_count(); ++i) dst[i] = static_cast<float>(src->GetDouble(i));
-    py::object bf16 = t == PrimitiveType::BF16 ? Bfloat16Dtype() : py::none();
-    if (!bf16.is_none()) return out.attr("astype")(bf16);
     return std::move(out);
   }
   // Sub-byte integers: widened to int8/uint8.

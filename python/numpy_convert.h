@@ -34,6 +34,9 @@ Literal ValueToLiteral(const pybind11::handle& value, std::optional<PrimitiveTyp
 pybind11::object NumpyDtype(const std::string& type_name);
 
 // A NumPy array of an array literal, or a tuple of them for a tuple literal.
-pybind11::object LiteralToPython(const Literal& literal);
+// Takes the literal: an element type NumPy has, in the row-major layout,
+// becomes an array over the literal's own buffer (no copy); other layouts
+// are relaid once, narrow floats and sub-byte integers converted.
+pybind11::object LiteralToPython(Literal literal);
 
 }  // namespace hlo::python

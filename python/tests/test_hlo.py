@@ -105,6 +105,31 @@ ENTRY %pair (a: s32[2,2]) -> (s32[2,2], pred[2,2]) {
     np.testing.assert_array_equal(t2, a)
 
 
+def test_results_are_arrays_over_the_result_buffers():
+    """No copy on the way out: each result array views its literal's buffer
+    (kept alive by the array's base); other layouts are relaid once."""
+    m = hlo.parse("""
+HloModule views
+ENTRY %v (x: f32[2,3]) -> (f32[2,3], f32[2,3], s32[]) {
+  %x = f32[2,3] parameter(0)
+  %n = f32[2,3] negate(%x)
+  %t = f32[2,3]{0,1} copy(%n)
+  %c = s32[] constant(7)
+  ROOT %r = (f32[2,3], f32[2,3]{0,1}, s32[]) tuple(%n, %t, %c)
+}
+""")
+    xv = np.arange(6, dtype=np.float32).reshape(2, 3)
+    neg, col, seven = hlo.run(m, xv)
+    for a in (neg, col):
+        assert not a.flags.owndata and a.base is not None
+        assert a.flags.c_contiguous and a.flags.writeable
+        np.testing.assert_array_equal(a, -xv)
+    assert seven == 7 and seven.dtype == np.int32
+    del m
+    neg[0, 0] = 42.0  # the buffer is the array's own to change
+    np.testing.assert_array_equal(neg.ravel(), [42, -1, -2, -3, -4, -5])
+
+
 def test_run_bf16_comes_back_as_float32_without_ml_dtypes():
     m = hlo.parse("""
 HloModule half
