@@ -165,6 +165,19 @@ void RegisterElementwise(py::module_& m) {
         py::arg("lhs"), py::arg("rhs"), py::arg("broadcast_dimensions") = std::vector<int64_t>{},
         "Element-wise, with the seeds' broadcasting (broadcast_dimensions for a lower-rank operand).");
   }
+  m.def(
+      "compare",
+      [](py::object lhs, py::object rhs, const std::string& direction, std::vector<int64_t> broadcast_dimensions) {
+        static const char* const kDirections[] = {"EQ", "NE", "GE", "GT", "LE", "LT"};
+        if (std::find(std::begin(kDirections), std::end(kDirections), direction) == std::end(kDirections))
+          throw py::value_error(absl::StrCat("compare: direction must be one of EQ, NE, GE, GT, LE, LT, not \"",
+                                             direction, "\""));
+        const PyOp& like = FirstOp("compare", {lhs, rhs});
+        return Wrap(like.builder,
+                    client::Compare(ToOp(lhs, like), ToOp(rhs, like), broadcast_dimensions, direction));
+      },
+      py::arg("lhs"), py::arg("rhs"), py::arg("direction"), py::arg("broadcast_dimensions") = std::vector<int64_t>{},
+      "Compare(lhs, rhs, broadcast_dimensions, direction): eq/ne/... with the direction as an argument.");
   const std::pair<const char*, UnFn> unaries[] = {
       {"abs", client::Abs},       {"neg", client::Neg},
       {"not_", client::Not},      {"sign", client::Sign},

@@ -497,6 +497,16 @@ void RegisterBuilder(py::module_& mod) {
           "Finishes the computation (root: the last op, or the given op or tuple of ops). A top-level "
           "builder returns an hlo.Module, a sub-builder an hlo.Computation; raises the first error.");
 
+  // Zero, One, MinValue (-inf for floats), MaxValue: scalar constants of a dtype.
+  using BuilderClass = py::class_<PyBuilder, std::shared_ptr<PyBuilder>>;
+  auto builder_class = py::reinterpret_borrow<BuilderClass>(mod.attr("Builder"));
+  const std::pair<const char*, XlaOp (*)(client::XlaBuilder*, PrimitiveType)> scalars[] = {
+      {"zero", client::Zero}, {"one", client::One}, {"min_value", client::MinValue}, {"max_value", client::MaxValue}};
+  for (const auto& [name, fn] : scalars)
+    builder_class.def(
+        name, [fn = fn](const BuilderRef& b, py::object dtype) { return Wrap(b, fn(b->b.get(), ElementTypeOf(dtype))); },
+        py::arg("dtype"));
+
   py::module_ ops = mod.def_submodule("ops", "The builder calls of the operation-semantics document.");
   RegisterOps(ops);
   // `import hlo.ops` and `from hlo.ops import add` work too.

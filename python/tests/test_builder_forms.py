@@ -257,3 +257,22 @@ def test_cross_replica_sum_and_optimization_barrier(tmp_path):
     b = hlo.Builder("crs_tuple")
     with pytest.raises(hlo.HloError, match=r"CrossReplicaSum: the operand must be an array, got \(f32\[2\]\)"):
         ops.cross_replica_sum(ops.tuple([b.parameter(0, "f32[2]")]))
+
+
+def test_compare_by_direction_and_scalar_constants():
+    b = hlo.Builder("compare")
+    x = b.parameter(0, "s32[4]")
+    directions = ["EQ", "NE", "GE", "GT", "LE", "LT"]
+    got = [ops.compare(x, 2, d) for d in directions]
+    consts = [b.zero(np.int32), b.one(np.float32), b.min_value(np.float32), b.max_value(np.int8)]
+    m = b.build(tuple(got + consts))
+    xv = np.array([1, 2, 3, 2], np.int32)
+    out = hlo.run(m, xv)
+    want = [xv == 2, xv != 2, xv >= 2, xv > 2, xv <= 2, xv < 2]
+    for g, w in zip(out[:6], want):
+        np.testing.assert_array_equal(g, w)
+    zero, one, lowest, highest = out[6:]
+    assert zero == 0 and zero.dtype == np.int32 and one == 1.0 and one.dtype == np.float32
+    assert lowest == -np.inf and highest == 127 and highest.dtype == np.int8
+    with pytest.raises(ValueError, match='direction must be one of EQ, NE, GE, GT, LE, LT, not "XX"'):
+        ops.compare(x, 2, "XX")
