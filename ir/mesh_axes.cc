@@ -174,9 +174,66 @@ std::vector<std::vector<int64_t>> MeshAxesDeviceList::Groups() const {
   return out;
 }
 
-void MeshAxesDeviceList::AppendText(std::string* out) const {
+std::string MeshAxesDeviceList::SetDeviceIota(std::vector<int64_t> reshape_dims,
+                                              std::vector<int64_t> transpose_perm) {
+  const int64_t n = num_devices();
+  int64_t prod = 1;
+  for (int64_t d : reshape_dims) {
+    if (d <= 0 || d > kMaxDevices / prod) return "iota reshape dims must be positive (at most 2^24 devices)";
+    prod *= d;
+  }
+  if (prod != n) return absl::StrCat("the iota holds ", prod, " devices but the mesh has ", n);
+  std::vector<int64_t> sorted = transpose_perm;
+  std::sort(sorted.begin(), sorted.end());
+  if (sorted.size() != reshape_dims.size()) return "the transpose must be as long as the reshape dims";
+  for (size_t i = 0; i < sorted.size(); ++i)
+    if (sorted[i] != static_cast<int64_t>(i)) return "the transpose must be a permutation of the reshape dims";
+  // XLA's canonical form: dimensions of size 1 dropped, dimensions that
+  // stay adjacent and in order after the transpose merged.
+  while (true) {
+    std::vector<int64_t> dims, perm, new_index(reshape_dims.size(), -1);
+    for (size_t i = 0; i < reshape_dims.size(); ++i)
+      if (reshape_dims[i] != 1) new_index[i] = static_cast<int64_t>(dims.size()), dims.push_back(reshape_dims[i]);
+    for (int64_t p : transpose_perm)
+      if (new_index[p] >= 0) perm.push_back(new_index[p]);
+    bool merged = false;
+    for (size_t k = 0; k + 1 < perm.size() && !merged; ++k) {
+      if (perm[k + 1] != perm[k] + 1) continue;
+      dims[perm[k]] *= dims[perm[k + 1]];
+      dims[perm[k + 1]] = 1;
+      merged = true;
+    }
+    reshape_dims = std::move(dims);
+    transpose_perm = std::move(perm);
+    if (!merged) break;
+  }
+  iota_reshape_dims.clear();
+  iota_transpose_perm.clear();
+  device_ids.clear();
+  if (reshape_dims.size() <= 1) return "";  // the identity: the mesh's default devices
+  // Device k of the mesh (row-major) is the element at k of the transposed
+  // array, i.e. iota at the index whose transposed coordinates are k's.
+  const size_t rank = reshape_dims.size();
+  std::vector<int64_t> strides(rank, 1), tdims(rank), idx(rank, 0);
+  for (size_t d = rank - 1; d > 0; --d) strides[d - 1] = strides[d] * reshape_dims[d];
+  for (size_t d = 0; d < rank; ++d) tdims[d] = reshape_dims[transpose_perm[d]];
+  for (int64_t k = 0; k < n; ++k) {
+    int64_t src = 0;
+    for (size_t d = 0; d < rank; ++d) src += idx[d] * strides[transpose_perm[d]];
+    device_ids.push_back(src);
+    for (size_t d = rank; d-- > 0;) {
+      if (++idx[d] < tdims[d]) break;
+      idx[d] = 0;
+    }
+  }
+  iota_reshape_dims = std::move(reshape_dims);
+  iota_transpose_perm = std::move(transpose_perm);
+  return "";
+}
+
+void MeshAxesDeviceList::AppendMeshText(std::string* out) const {
   if (maximal) {
-    absl::StrAppend(out, "maximal_mesh[device_id=", device_ids.empty() ? 0 : device_ids[0], "] {}");
+    absl::StrAppend(out, "maximal_mesh[device_id=", device_ids.empty() ? 0 : device_ids[0], "]");
     return;
   }
   out->append("mesh[");
@@ -186,18 +243,31 @@ void MeshAxesDeviceList::AppendText(std::string* out) const {
     absl::StrAppend(out, "=", i < axis_sizes.size() ? axis_sizes[i] : 0);
   }
   out->push_back(']');
-  if (!device_ids.empty()) {
+  if (!iota_reshape_dims.empty()) {
+    out->append(", device_ids=([");
+    for (size_t i = 0; i < iota_reshape_dims.size(); ++i) absl::StrAppend(out, i ? "," : "", iota_reshape_dims[i]);
+    out->append("]T(");
+    for (size_t i = 0; i < iota_transpose_perm.size(); ++i) absl::StrAppend(out, i ? "," : "", iota_transpose_perm[i]);
+    out->append("))");
+  } else if (!device_ids.empty()) {
     out->append(", device_ids=(");
     for (size_t i = 0; i < device_ids.size(); ++i) absl::StrAppend(out, i ? "," : "", device_ids[i]);
     out->push_back(')');
   }
+}
+
+void MeshAxesDeviceList::AppendAxisText(const MeshAxisRef& r, std::string* out) const {
+  const bool known = r.axis >= 0 && r.axis < static_cast<int64_t>(axis_names.size());
+  AppendName(out, known ? axis_names[r.axis] : "?", quoted_names);
+  if (r.is_sub_axis()) absl::StrAppend(out, ":(", r.pre_size, ")", r.size);
+}
+
+void MeshAxesDeviceList::AppendText(std::string* out) const {
+  AppendMeshText(out);
   out->append(" {");
   for (size_t i = 0; i < axes.size(); ++i) {
     if (i) out->push_back(',');
-    const MeshAxisRef& r = axes[i];
-    const bool known = r.axis >= 0 && r.axis < static_cast<int64_t>(axis_names.size());
-    AppendName(out, known ? axis_names[r.axis] : "?", quoted_names);
-    if (r.is_sub_axis()) absl::StrAppend(out, ":(", r.pre_size, ")", r.size);
+    AppendAxisText(axes[i], out);
   }
   out->push_back('}');
 }

@@ -6,6 +6,7 @@
 //   replica_groups=mesh['x'=2,'y'=4] {'y'}
 //   replica_groups=mesh[x=2,y=2], device_ids=(0,2,1,3) {x}
 //   replica_groups=mesh[a=8] {a:(1)2, a:(4)2}
+//   replica_groups=mesh['a'=2,'b'=2], device_ids=([2,2]T(1,0)) {'a'}
 //
 // The devices of a named mesh (row-major over the axes; iota unless
 // device_ids lists them) are grouped over the listed axes: a group is the set
@@ -35,12 +36,24 @@ struct MeshAxesDeviceList {
   std::vector<std::string> axis_names;
   std::vector<int64_t> axis_sizes;
   std::vector<int64_t> device_ids;  // empty: iota over the mesh
+  // device_ids=([4,16]T(1,0)), XLA's form of a mesh whose devices are an iota
+  // reshaped and transposed (MeshProto's iota_transform): kept, canonical,
+  // to print back so; device_ids holds the devices expanded.
+  std::vector<int64_t> iota_reshape_dims;
+  std::vector<int64_t> iota_transpose_perm;
   std::vector<MeshAxisRef> axes;    // the grouping axes, in written order
 
   bool operator==(const MeshAxesDeviceList& o) const {
     return maximal == o.maximal && quoted_names == o.quoted_names && axis_names == o.axis_names &&
-           axis_sizes == o.axis_sizes && device_ids == o.device_ids && axes == o.axes;
+           axis_sizes == o.axis_sizes && device_ids == o.device_ids && iota_reshape_dims == o.iota_reshape_dims &&
+           iota_transpose_perm == o.iota_transpose_perm && axes == o.axes;
   }
+
+  // Sets the devices to iota(prod(reshape_dims)) reshaped to reshape_dims and
+  // transposed by transpose_perm (after the axes are set). Returns what is
+  // wrong (not as many devices as the mesh, not a permutation), else "".
+  // An identity transform leaves the mesh's default (iota) devices.
+  std::string SetDeviceIota(std::vector<int64_t> reshape_dims, std::vector<int64_t> transpose_perm);
 
   int64_t num_devices() const;
   int64_t AxisRefSize(const MeshAxisRef& r) const;
@@ -56,6 +69,11 @@ struct MeshAxesDeviceList {
 
   // XLA's text form (without the leading "replica_groups=").
   void AppendText(std::string* out) const;
+  // The mesh alone: `mesh['x'=2,'y'=2], device_ids=(...)` or
+  // `maximal_mesh[device_id=N]` (also the head of a named sharding).
+  void AppendMeshText(std::string* out) const;
+  // A grouping or sharding axis: `'x'` or `'x':(2)2`.
+  void AppendAxisText(const MeshAxisRef& r, std::string* out) const;
 };
 
 }  // namespace hlo

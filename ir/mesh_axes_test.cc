@@ -68,6 +68,29 @@ TEST(MeshAxes, MaximalMesh) {
   EXPECT_EQ(text, "maximal_mesh[device_id=3] {}");
 }
 
+// XLA's iota device form, device_ids=([4,2]T(1,0)): expanded, kept in
+// XLA's canonical form (sizes of 1 dropped, dimensions that stay in order
+// merged), printed back so; the identity leaves the plain mesh.
+TEST(MeshAxes, DeviceIota) {
+  MeshAxesDeviceList m = Mesh({"a", "b"}, {2, 4}, {Full(0)});
+  m.quoted_names = true;
+  EXPECT_EQ(m.SetDeviceIota({4, 2}, {1, 0}), "");
+  EXPECT_EQ(m.device_ids, (std::vector<int64_t>{0, 2, 4, 6, 1, 3, 5, 7}));
+  EXPECT_EQ(m.Groups(), (Groups{{0, 1}, {2, 3}, {4, 5}, {6, 7}}));
+  std::string text;
+  m.AppendText(&text);
+  EXPECT_EQ(text, "mesh['a'=2,'b'=4], device_ids=([4,2]T(1,0)) {'a'}");
+  EXPECT_EQ(m.SetDeviceIota({4, 1, 2}, {2, 1, 0}), "");
+  EXPECT_EQ(m.iota_reshape_dims, (std::vector<int64_t>{4, 2}));
+  EXPECT_EQ(m.iota_transpose_perm, (std::vector<int64_t>{1, 0}));
+  EXPECT_EQ(m.SetDeviceIota({2, 2, 2}, {0, 1, 2}), "");  // the identity
+  EXPECT_TRUE(m.device_ids.empty());
+  EXPECT_TRUE(m.iota_reshape_dims.empty());
+  EXPECT_NE(m.SetDeviceIota({3, 2}, {1, 0}), "");     // 6 devices for 8
+  EXPECT_NE(m.SetDeviceIota({4, 2}, {0, 0}), "");     // not a permutation
+  EXPECT_NE(m.SetDeviceIota({4, 2}, {1, 0, 2}), "");  // longer than the dims
+}
+
 TEST(MeshAxes, Problems) {
   EXPECT_NE(Mesh({"x", "x"}, {2, 2}, {}).Problem(), "");
   EXPECT_NE(Mesh({"x"}, {0}, {}).Problem(), "");

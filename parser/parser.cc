@@ -734,4 +734,11 @@ absl::StatusOr<ConvolutionDimensionNumbers> ParseConvDimLabels(absl::string_view
   return p.ParseConvDimLabelsTop();
 }
 
+absl::StatusOr<NamedShardingSpec> ParseNamedSharding(absl::string_view text) {
+  ParseOptions options;
+  options.filename = "<sharding>";
+  parser_internal::Parser p(text, options);
+  return p.ParseNamedShardingTop();
+}
+
 }  // namespace hlo

@@ -11,6 +11,7 @@
 #include "ir/attribute.h"
 #include "ir/literal.h"
 #include "ir/module.h"
+#include "ir/named_sharding.h"
 
 namespace hlo {
 
@@ -46,6 +47,10 @@ absl::StatusOr<Literal> ParseLiteral(absl::string_view text);
 // Parses convolution dim labels such as `b01f_01io->b01f` (the text form of
 // dim_labels=), with the same checks as in a module.
 absl::StatusOr<ConvolutionDimensionNumbers> ParseConvDimLabels(absl::string_view text);
+
+// Parses a named (Shardy) sharding, the text the IR keeps verbatim, e.g.
+// `{mesh['a'=2,'b'=4], [{'a'}, {'b', ?}], replicated={...}}` (ir/named_sharding.h).
+absl::StatusOr<NamedShardingSpec> ParseNamedSharding(absl::string_view text);
 
 // Splits input on lines that are exactly `// -----` (hlo-opt
 // --split-input-file). Each chunk keeps its starting line number so

@@ -121,6 +121,7 @@ class Parser {
   absl::StatusOr<Shape> ParseShapeTop();
   absl::StatusOr<Literal> ParseLiteralTop();
   absl::StatusOr<ConvolutionDimensionNumbers> ParseConvDimLabelsTop();
+  absl::StatusOr<NamedShardingSpec> ParseNamedShardingTop();
 
   // ---- errors ----
   absl::Status ErrorAt(SourceLoc loc, absl::string_view msg);
@@ -195,6 +196,10 @@ class Parser {
   absl::Status ParseIotaReshape(absl::string_view what, IotaDeviceList* iota);
   // replica_groups=mesh[...] {...} (parse_mesh_axes.cc).
   absl::Status ParseMeshAxes(MeshAxesDeviceList* out);
+  // `mesh[...]` [`, device_ids=(...)`] or `maximal_mesh[device_id=N]`.
+  absl::Status ParseMeshHeader(MeshAxesDeviceList* out);
+  // `'x'`, `x`, `'x':(2)2` or `x:(2)2`, an axis of `mesh`.
+  absl::Status ParseMeshAxisRef(const MeshAxesDeviceList& mesh, MeshAxisRef* ref);
   absl::Status ParseSharding(Sharding* out);
   absl::Status ParseSingleSharding(Sharding* out);
   absl::Status ParseMetadata(OpMetadata* md);

@@ -12,6 +12,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "ir/module.h"
@@ -27,8 +28,12 @@ struct FromProtoOptions {
   bool ignore_toolchain_fields = false;
 };
 
-// The module as HLO text (what the parser will read).
+// The module as HLO text (what the parser will read). Fields of the module
+// that HLO text has no form for (the SPMD shardings, cross-program
+// prefetches, the device assignment, the original-value recovery table) are
+// dropped, each with a warning naming it in `warnings` (when given).
 absl::StatusOr<std::string> ModuleProtoToText(const xla::HloModuleProto& proto,
-                                              const FromProtoOptions& options = {});
+                                              const FromProtoOptions& options = {},
+                                              std::vector<std::string>* warnings = nullptr);
 
 }  // namespace hlo::proto

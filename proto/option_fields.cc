@@ -7,6 +7,10 @@
 #include "absl/strings/str_cat.h"
 #include "ir/attr_spec.h"
 #include "ir/printer.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/numbers.h"
+#include "proto/original_value_proto.h"
 #include "proto/shape_literal_proto.h"
 #include "proto/sharding_proto.h"
 #include "proto/typed_fields.h"
@@ -39,6 +43,43 @@ bool DotLike(Opcode op) {
   return op == Opcode::kDot || op == Opcode::kConvolution || op == Opcode::kCustomCall ||
          op == Opcode::kScaledDot || op == Opcode::kRaggedDot;
 }
+
+// `sparsity=L.1@2:4_R.0@2:4` (older XLA's sparse dot) as SparsityDescriptors;
+// false (nothing added) when the text is not of that form.
+bool SparsityToProto(absl::string_view text, xla::HloInstructionProto* p) {
+  google::protobuf::RepeatedPtrField<xla::SparsityDescriptor> out;
+  for (absl::string_view item : absl::StrSplit(text, '_')) {
+    std::vector<absl::string_view> at = absl::StrSplit(item, '@');
+    if (at.size() != 2 || at[0].size() < 3 || (at[0][0] != 'L' && at[0][0] != 'R') || at[0][1] != '.') return false;
+    std::vector<absl::string_view> nm = absl::StrSplit(at[1], ':');
+    int32_t dim = 0, n = 0, m = 0;
+    if (nm.size() != 2 || !absl::SimpleAtoi(at[0].substr(2), &dim) || !absl::SimpleAtoi(nm[0], &n) ||
+        !absl::SimpleAtoi(nm[1], &m) || dim < 0 || n < 1 || m <= n)
+      return false;
+    xla::SparsityDescriptor* d = out.Add();
+    d->set_type(xla::SPARSITY_STRUCTURED_N_M);
+    d->set_index(at[0][0] == 'L' ? 0 : 1);
+    d->set_dimension(dim);
+    d->set_n(n);
+    d->set_m(m);
+  }
+  *p->mutable_dot_sparsity() = std::move(out);
+  return true;
+}
+
+absl::StatusOr<std::string> SparsityText(const xla::HloInstructionProto& p) {
+  std::vector<std::string> items;
+  for (const xla::SparsityDescriptor& d : p.dot_sparsity()) {
+    if (d.type() != xla::SPARSITY_STRUCTURED_N_M || (d.index() != 0 && d.index() != 1) || d.dimension() < 0 ||
+        d.n() < 1 || d.m() <= d.n())
+      return absl::InvalidArgumentError(absl::StrCat("dot_sparsity: not a structured N:M sparsity of operand 0 or 1 (",
+                                                     d.ShortDebugString(), ")"));
+    items.push_back(absl::StrCat(d.index() == 0 ? "L." : "R.", d.dimension(), "@", d.n(), ":", d.m()));
+  }
+  return absl::StrJoin(items, "_");
+}
+
+bool IsPermute(Opcode op) { return op == Opcode::kCollectivePermute || op == Opcode::kCollectivePermuteStart; }
 
 }  // namespace
 
@@ -155,6 +196,22 @@ bool OptionAttrToProto(const Instruction& inst, const std::string& name, const A
     // XLA keeps a custom call's literal in the constant's field.
     if (const auto* l = AttrGet<LiteralPtr>(value); l && *l && !LiteralToProto(**l, p->mutable_literal()).ok())
       p->clear_literal();
+  } else if (name == "conv_kind" && s) {
+    xla::ConvolutionKind k;
+    if (ParseUpper(&xla::ConvolutionKind_Parse, "CONVOLUTION_KIND_", *s, &k)) p->set_conv_kind(k);
+  } else if (name == "sparsity") {
+    if (const auto* r = AttrGet<RawText>(value); r && !SparsityToProto(r->text, p)) p->clear_dot_sparsity();
+  } else if (name == "origin") {
+    // Text of another form (the IR keeps it verbatim) has no typed field;
+    // our field 1000 carries it.
+    if (const auto* r = AttrGet<RawText>(value); r && !OriginalValueToProto(r->text, p->mutable_original_value()))
+      p->clear_original_value();
+  } else if (name == "slice_sizes" && IsPermute(op)) {
+    // XLA keeps the in-place collective-permute's slice sizes flattened
+    // (one list per input buffer, each as long as the buffer's rank).
+    if (const auto* v = AttrGet<std::vector<std::vector<int64_t>>>(value))
+      for (const std::vector<int64_t>& sizes : *v)
+        for (int64_t x : sizes) p->add_dynamic_slice_sizes(x);
   } else if (name == "result_accuracy") {
     if (const auto* r = AttrGet<ResultAccuracy>(value)) {
       xla::ResultAccuracy::Mode m;
@@ -287,6 +344,25 @@ absl::Status OptionFieldsToText(const xla::HloInstructionProto& p, Opcode op, co
     absl::StatusOr<Literal> lit = LiteralFromProto(p.literal(), "custom-call literal");
     if (!lit.ok()) return lit.status();
     add("literal", LiteralToString(*lit));
+  }
+  if (p.conv_kind() != xla::CONVOLUTION_KIND_UNSET) {
+    absl::StatusOr<std::string> n = TextName(xla::ConvolutionKind_descriptor(), p.conv_kind(), "CONVOLUTION_KIND_", true);
+    if (!n.ok()) return n.status();
+    add("conv_kind", *n);
+  }
+  if (p.dot_sparsity_size() > 0) {
+    absl::StatusOr<std::string> t = SparsityText(p);
+    if (!t.ok()) return t.status();
+    add("sparsity", *t);
+  }
+  // XLA writes an empty one on every convolution.
+  if (p.sparsity_config().has_lhs() || p.sparsity_config().has_rhs())
+    return absl::InvalidArgumentError(
+        "sparsity_config (field 98, newer XLA's sparse dot) is not supported: the dot would read as a dense one");
+  if (p.has_original_value()) {
+    absl::StatusOr<std::string> t = OriginalValueText(p.original_value(), p.shape());
+    if (!t.ok()) return t.status();
+    add("origin", *t);
   }
   if (p.has_result_accuracy()) {
     ResultAccuracy r;

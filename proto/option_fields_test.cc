@@ -214,5 +214,103 @@ TEST(ProtoOptionFields, ScheduleOrdersTheText) {
   EXPECT_THAT(d->hlo_text, testing::HasSubstr("%b = f32[] parameter(1)\n  %a = f32[] parameter(0)"));
 }
 
+// The fields of newer XLA (testdata/parse/newer_xla_fields.hlo, which the
+// test above reads back too): each lands in XLA's field.
+TEST(ProtoOptionFields, NewerXlaFieldsRoundTrip) {
+  std::ifstream in(fs::path(HLO_SOURCE_DIR) / "testdata/parse/newer_xla_fields.hlo");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  const std::string kText = ss.str();
+  ASSERT_TRUE(ParseModule(kText).ok()) << ParseModule(kText).status();
+  EXPECT_EQ(TypedOnlyDifference(kText), "");
+  absl::StatusOr<xla::HloModuleProto> p = ProtoOf(kText);
+  ASSERT_TRUE(p.ok()) << p.status();
+  const xla::HloComputationProto& entry = p->computations(p->computations_size() - 1);
+  auto find = [&](absl::string_view name) -> const xla::HloInstructionProto& {
+    for (const auto& i : entry.instructions())
+      if (i.name() == name) return i;
+    ADD_FAILURE() << name;
+    return entry.instructions(0);
+  };
+  EXPECT_EQ(find("conv").conv_kind(), xla::CONVOLUTION_KIND_WGRAD);
+  ASSERT_EQ(find("dot").dot_sparsity_size(), 1);
+  EXPECT_EQ(find("dot").dot_sparsity(0).m(), 4);
+  EXPECT_EQ(find("ar").iota_collective_device_list().num_replica_groups(), 2);
+  EXPECT_EQ(find("ar").collective_device_list().iota_replica_group_list().num_devices_per_group(), 4);
+  EXPECT_THAT(find("cp").dynamic_slice_sizes(), testing::ElementsAre(2, 8));
+  EXPECT_EQ(find("t").original_value().elements(0).original_array().instruction_name(), "am");
+  EXPECT_TRUE(find("zero").original_value().is_synthetic_call());
+  // A mesh's iota devices are written as its iota transform.
+  EXPECT_THAT(find("am").mesh_axes_replica_group_list().mesh().iota_transform().transpose_perm(),
+              testing::ElementsAre(1, 0));
+  const xla::NamedShardingProto& named = find("x").sharding().named_sharding();
+  ASSERT_EQ(named.dim_shardings_size(), 4);
+  EXPECT_FALSE(named.dim_shardings(1).is_closed());
+  EXPECT_EQ(named.dim_shardings(1).axes(0).sub_axis_info().pre_size(), 2);
+  EXPECT_EQ(named.metadata_size(), 2);
+  EXPECT_EQ(find("l").sharding().named_sharding().unreduced_axes_size(), 1);
+  EXPECT_EQ(find("t").sharding().type(), xla::OpSharding::TUPLE);
+  EXPECT_EQ(find("t").sharding().tuple_shardings(0).named_sharding().manual_axes_size(), 1);
+}
+
+// A mesh's iota transform as XLA writes it reads as XLA prints it.
+TEST(ProtoOptionFields, MeshIotaTransformReads) {
+  absl::StatusOr<DecodedInput> d = DecodeInput(R"pb(
+    name: "iota_mesh"
+    computations {
+      name: "e" id: 0 root_id: 1
+      instructions {
+        name: "p" opcode: "parameter" id: 1 shape { element_type: F32 }
+        sharding { named_sharding { mesh { axes { name: "a" size: 2 } axes { name: "b" size: 4 }
+                                           iota_transform { reshape_dims: [ 4, 2 ] transpose_perm: [ 1, 0 ] } } } }
+      }
+    })pb",
+                                               InputFormat::kProtoText, "m.pbtxt");
+  ASSERT_TRUE(d.ok()) << d.status();
+  EXPECT_THAT(d->hlo_text,
+              testing::HasSubstr("sharding={mesh['a'=2,'b'=4], device_ids=([4,2]T(1,0)), replicated}"));
+  EXPECT_TRUE(ParseModule(d->hlo_text).ok());
+}
+
+// What the text cannot say is an error naming the field, or, for module
+// fields XLA's text drops as well, a warning naming it.
+TEST(ProtoOptionFields, UnrepresentableFieldsAreNamed) {
+  xla::HloModuleProto p;
+  ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(R"pb(
+    name: "m"
+    computations {
+      name: "e" id: 0 root_id: 1
+      instructions { name: "p" opcode: "parameter" id: 1 shape { element_type: F32 } }
+    }
+    spmd_output_sharding { type: REPLICATED }
+    spmd_parameters_shardings { type: REPLICATED }
+    cross_program_prefetches { parameter: 0 }
+    device_assignment { replica_count: 1 computation_count: 1 })pb",
+                                                            &p));
+  std::vector<std::string> warnings;
+  ASSERT_TRUE(ModuleProtoToText(p, {}, &warnings).ok());
+  // An empty sparsity_config (XLA writes one on every convolution) is none.
+  xla::HloModuleProto empty_sparsity = p;
+  empty_sparsity.mutable_computations(0)->mutable_instructions(0)->mutable_sparsity_config();
+  EXPECT_TRUE(ModuleProtoToText(empty_sparsity).ok());
+  EXPECT_THAT(warnings, testing::ElementsAre(testing::HasSubstr("spmd_output_sharding"),
+                                             testing::HasSubstr("spmd_parameters_shardings"),
+                                             testing::HasSubstr("cross_program_prefetches"),
+                                             testing::HasSubstr("device_assignment")));
+  for (const char* field : {"sparsity_config { lhs { num_non_zero: 2 block_size: 4 } }",
+                            "dot_sparsity { type: SPARSITY_STRUCTURED_N_M index: 3 n: 2 m: 4 }",
+                            "original_value { elements { shape_index: 1 original_array { instruction_name: \"a\" } } }",
+                            "sharding { named_sharding { mesh { axes { name: \"a\" size: 2 } } "
+                            "dim_shardings { axes { mesh_axis_index: 1 } } } }",
+                            "mesh_axes_replica_group_list { mesh { axes { name: \"a\" size: 2 } "
+                            "iota_transform { reshape_dims: 3 transpose_perm: 0 } } }"}) {
+    xla::HloModuleProto q = p;
+    ASSERT_TRUE(google::protobuf::TextFormat::MergeFromString(field, q.mutable_computations(0)->mutable_instructions(0)))
+        << field;
+    absl::StatusOr<std::string> text = ModuleProtoToText(q);
+    EXPECT_FALSE(text.ok()) << field << "\n" << *text;
+  }
+}
+
 }  // namespace
 }  // namespace hlo::proto

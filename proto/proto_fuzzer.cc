@@ -5,7 +5,10 @@
 // hanging or a sanitizer report is a bug. For whatever decodes and parses,
 // one property is checked (a violation traps, so libFuzzer keeps the
 // input): writing the module as a proto and reading that back gives the
-// same printed module.
+// same printed module. Every binary HloModuleProto is also read through
+// XLA's typed fields alone (as a proto XLA wrote is read), so the seeds,
+// written here with both, fuzz the typed readers too (sharding, mesh,
+// original-value, sparsity and slice-size fields among them).
 //
 // Build: cmake -DHLO_BUILD_FUZZ=ON -DCMAKE_CXX_COMPILER=clang++-14;
 // scripts/test.sh runs it seeded with protos of the test modules.
@@ -18,6 +21,8 @@
 #include "ir/printer.h"
 #include "ir/verifier.h"
 #include "parser/parser.h"
+#include "proto/hlo.pb.h"
+#include "proto/module_proto.h"
 #include "proto/proto_io.h"
 
 namespace {
@@ -47,6 +52,17 @@ void Check(const std::string& bytes, hlo::proto::InputFormat format) {
   if (p1 != p2) Fail("text -> proto -> text changed the module", p1 + "\n--- became ---\n" + p2);
 }
 
+void CheckTypedFieldsOnly(const std::string& bytes) {
+  xla::HloModuleProto proto;
+  if (!proto.ParseFromString(bytes)) return;
+  hlo::proto::FromProtoOptions xla_only;
+  xla_only.ignore_toolchain_fields = true;
+  absl::StatusOr<std::string> text = hlo::proto::ModuleProtoToText(proto, xla_only);
+  if (!text.ok()) return;
+  absl::StatusOr<std::unique_ptr<hlo::Module>> module = hlo::ParseModule(*text);
+  if (module.ok()) (void)hlo::VerifyModule(**module);
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -54,5 +70,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   Check(bytes, hlo::proto::InputFormat::kProto);
   Check(bytes, hlo::proto::InputFormat::kSnapshot);
   Check(bytes, hlo::proto::InputFormat::kProtoText);
+  CheckTypedFieldsOnly(bytes);
   return 0;
 }

@@ -86,7 +86,8 @@ absl::StatusOr<DecodedInput> DecodeInput(const std::string& bytes, InputFormat f
     if (absl::Status st = ParseMessage(bytes, text_form, filename, &module_proto); !st.ok()) return st;
     module = &module_proto;
   }
-  absl::StatusOr<std::string> text = ModuleProtoToText(*module);
+  absl::StatusOr<std::string> text = ModuleProtoToText(*module, {}, &out.warnings);
+  for (std::string& w : out.warnings) w = absl::StrCat(filename, ": ", w);
   if (!text.ok()) return Prefixed(filename, text.status());
   out.hlo_text = *std::move(text);
   return out;

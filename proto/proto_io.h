@@ -36,6 +36,8 @@ struct DecodedInput {
   std::string hlo_text;
   bool is_snapshot = false;
   std::vector<Literal> arguments;  // a snapshot's stored arguments
+  // Parts of the proto that were dropped (the tools print them as warnings).
+  std::vector<std::string> warnings;
 };
 
 // A proto input as HLO text. Errors start with `filename: `.

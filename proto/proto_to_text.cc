@@ -37,6 +37,7 @@ bool IsOneLine(absl::string_view s) { return s.find('\n') == absl::string_view::
 struct InstructionInfo {
   std::string name;
   int element_type = 0;
+  const xla::ShapeProto* shape = nullptr;  // lives as long as the proto
 };
 
 // XLA packs an instruction's id as (computation id << 32 | local id), and
@@ -85,9 +86,25 @@ std::vector<const xla::HloInstructionProto*> InTextOrder(const xla::HloComputati
   return scheduled;
 }
 
+// The module fields HLO text cannot hold, by name and number.
+void DroppedFields(const xla::HloModuleProto& proto, std::vector<std::string>* warnings) {
+  auto warn = [&](bool present, absl::string_view field, absl::string_view what) {
+    if (present)
+      warnings->push_back(absl::StrCat("the module's ", field, " (", what,
+                                       ") is dropped: HLO text has no form for it"));
+  };
+  warn(proto.has_spmd_output_sharding(), "spmd_output_sharding", "field 12");
+  warn(proto.spmd_parameters_shardings_size() > 0, "spmd_parameters_shardings", "field 14");
+  warn(proto.cross_program_prefetches_size() > 0, "cross_program_prefetches", "field 10");
+  warn(proto.has_device_assignment(), "device_assignment", "field 15");
+  warn(proto.original_value_recovery_table().entries_size() > 0, "original_value_recovery_table", "field 20");
+}
+
 }  // namespace
 
-absl::StatusOr<std::string> ModuleProtoToText(const xla::HloModuleProto& proto, const FromProtoOptions& options) {
+absl::StatusOr<std::string> ModuleProtoToText(const xla::HloModuleProto& proto, const FromProtoOptions& options,
+                                              std::vector<std::string>* warnings) {
+  if (warnings != nullptr) DroppedFields(proto, warnings);
   const bool ours = proto.has_hlo_toolchain() && !options.ignore_toolchain_fields;
   if (!IsIdentifier(proto.name())) return Bad("the module", absl::StrCat("invalid module name '", proto.name(), "'"));
   if (proto.computations_size() == 0) return Bad("the module", "it has no computations");
@@ -160,11 +177,12 @@ absl::StatusOr<std::string> ModuleProtoToText(const xla::HloModuleProto& proto, 
       if (!shape.ok()) return Bad(where, shape.status().message());
       std::vector<std::string> operands;
       int first_type = 0;
+      const xla::ShapeProto* first_shape = nullptr;
       for (int64_t id : i.operand_ids()) {
         const InstructionInfo* op = by_id.Find(id);
         if (op == nullptr)
           return Bad(where, absl::StrCat("operand id ", id, " is not an earlier instruction of the computation"));
-        if (operands.empty()) first_type = op->element_type;
+        if (operands.empty()) first_type = op->element_type, first_shape = op->shape;
         operands.push_back(absl::StrCat("%", op->name));
       }
       std::string args = absl::StrJoin(operands, ", ");
@@ -189,7 +207,7 @@ absl::StatusOr<std::string> ModuleProtoToText(const xla::HloModuleProto& proto, 
           opcode = ext.printed_opcode();
         }
       } else {
-        TypedContext ctx{&comp_names, first_type};
+        TypedContext ctx{&comp_names, first_type, first_shape};
         absl::StatusOr<std::string> typed = TypedFieldsToText(i, *op, ctx);
         if (!typed.ok()) return Bad(where, typed.status().message());
         attrs = *std::move(typed);
@@ -208,7 +226,7 @@ absl::StatusOr<std::string> ModuleProtoToText(const xla::HloModuleProto& proto, 
       root_seen |= is_root;
       absl::StrAppend(&text, "  ", is_root ? "ROOT " : "", "%", i.name(), " = ", *shape, " ", opcode, "(", args, ")",
                       attrs, "\n");
-      if (!by_id.Add(i.id(), InstructionInfo{i.name(), i.shape().element_type()}))
+      if (!by_id.Add(i.id(), InstructionInfo{i.name(), i.shape().element_type(), &i.shape()}))
         return Bad(where, absl::StrCat("id ", i.id(), " is used twice"));
     }
     if (!root_seen && c.instructions_size() > 0)

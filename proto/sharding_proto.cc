@@ -4,6 +4,7 @@
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "proto/named_sharding_proto.h"
 #include "proto/typed_fields.h"
 
 namespace hlo::proto {
@@ -23,6 +24,13 @@ absl::StatusOr<Sharding> FromProto(const xla::OpSharding& p, int depth) {
   using K = Sharding::Kind;
   if (depth > kMaxDepth) return absl::InvalidArgumentError("sharding: tuple shardings nested too deeply");
   Sharding s;
+  if (p.has_named_sharding()) {
+    absl::StatusOr<std::string> text = NamedShardingText(p.named_sharding());
+    if (!text.ok()) return text.status();
+    s.kind = Sharding::Kind::kNamed;
+    s.named_text = *std::move(text);
+    return s;
+  }
   switch (p.type()) {
     case xla::OpSharding::REPLICATED: s.kind = K::kReplicated; break;
     case xla::OpSharding::MANUAL: s.kind = K::kManual; break;
@@ -146,7 +154,9 @@ bool ShardingToProto(const Sharding& s, xla::OpSharding* out) {
         out->add_last_tile_dims(type);
       }
       break;
-    case K::kNamed: return false;
+    case K::kNamed:
+      // XLA keeps a named sharding alone in its field (type left at 0).
+      return NamedShardingToProto(s.named_text, out->mutable_named_sharding());
   }
   if (!s.shard_group_kind.empty()) {
     out->set_is_shard_group(true);

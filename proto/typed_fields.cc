@@ -41,15 +41,51 @@ void SetSameNamedField(const std::string& name, const AttrValue& value, google::
   }
 }
 
-// The mesh form of replica groups (`mesh['x'=2,'y'=4] {'y'}`): the mesh's
-// axes and devices, and the grouping axes by index into them.
-void MeshToProto(const MeshAxesDeviceList& m, xla::MeshAxesReplicaGroupListProto* p) {
+}  // namespace
+
+void MeshToProtoFields(const MeshAxesDeviceList& m, xla::MeshProto* p) {
   for (size_t k = 0; k < m.axis_names.size() && k < m.axis_sizes.size(); ++k) {
-    auto* a = p->mutable_mesh()->add_axes();
+    auto* a = p->add_axes();
     a->set_name(m.axis_names[k]);
     a->set_size(m.axis_sizes[k]);
   }
-  for (int64_t d : m.device_ids) p->mutable_mesh()->add_device_ids(d);
+  if (m.iota_reshape_dims.empty()) {
+    for (int64_t d : m.device_ids) p->add_device_ids(d);
+    return;
+  }
+  // XLA's field for `device_ids=([4,16]T(1,0))` (older XLA, without it,
+  // would take the mesh for a plain iota).
+  for (int64_t d : m.iota_reshape_dims) p->mutable_iota_transform()->add_reshape_dims(d);
+  for (int64_t d : m.iota_transpose_perm) p->mutable_iota_transform()->add_transpose_perm(d);
+}
+
+absl::StatusOr<MeshAxesDeviceList> MeshFromProtoFields(const xla::MeshProto& p, absl::string_view what) {
+  MeshAxesDeviceList m;
+  m.quoted_names = true;  // as XLA prints them
+  for (const auto& a : p.axes()) {
+    m.axis_names.push_back(a.name());
+    m.axis_sizes.push_back(a.size());
+  }
+  m.device_ids.assign(p.device_ids().begin(), p.device_ids().end());
+  m.maximal = m.axis_names.empty() && m.device_ids.size() == 1;
+  if (p.has_iota_transform()) {
+    if (!m.device_ids.empty())
+      return absl::InvalidArgumentError(absl::StrCat(what, ": a mesh with both device_ids and an iota_transform"));
+    const auto& t = p.iota_transform();
+    if (std::string problem = m.SetDeviceIota({t.reshape_dims().begin(), t.reshape_dims().end()},
+                                              {t.transpose_perm().begin(), t.transpose_perm().end()});
+        !problem.empty())
+      return absl::InvalidArgumentError(absl::StrCat(what, ": mesh iota_transform: ", problem));
+  }
+  return m;
+}
+
+namespace {
+
+// The mesh form of replica groups (`mesh['x'=2,'y'=4] {'y'}`): the mesh's
+// axes and devices, and the grouping axes by index into them.
+void MeshToProto(const MeshAxesDeviceList& m, xla::MeshAxesReplicaGroupListProto* p) {
+  MeshToProtoFields(m, p->mutable_mesh());
   for (const MeshAxisRef& r : m.axes) {
     auto* a = p->add_axes();
     a->set_mesh_axis_index(r.axis);
@@ -61,18 +97,12 @@ void MeshToProto(const MeshAxesDeviceList& m, xla::MeshAxesReplicaGroupListProto
 }
 
 absl::StatusOr<CollectiveDeviceList> MeshFromProto(const xla::MeshAxesReplicaGroupListProto& p) {
-  if (p.mesh().has_iota_transform())
-    return absl::InvalidArgumentError("replica groups: meshes with an iota transform are not supported yet");
   CollectiveDeviceList g;
   g.is_mesh = true;
+  absl::StatusOr<MeshAxesDeviceList> mesh = MeshFromProtoFields(p.mesh(), "replica groups");
+  if (!mesh.ok()) return mesh.status();
+  g.mesh = *std::move(mesh);
   MeshAxesDeviceList& m = g.mesh;
-  m.quoted_names = true;  // as XLA prints them
-  for (const auto& a : p.mesh().axes()) {
-    m.axis_names.push_back(a.name());
-    m.axis_sizes.push_back(a.size());
-  }
-  m.device_ids.assign(p.mesh().device_ids().begin(), p.mesh().device_ids().end());
-  m.maximal = m.axis_names.empty() && m.device_ids.size() == 1;
   for (const auto& a : p.axes()) {
     if (a.mesh_axis_index() < 0 || a.mesh_axis_index() >= static_cast<int64_t>(m.axis_names.size()))
       return absl::InvalidArgumentError(absl::StrCat("replica groups: mesh axis index ", a.mesh_axis_index(),
@@ -85,6 +115,31 @@ absl::StatusOr<CollectiveDeviceList> MeshFromProto(const xla::MeshAxesReplicaGro
 }
 
 // --- text from typed fields ---
+
+// The in-place collective-permute's slice sizes, flat in the proto: one list
+// per input buffer (the input or each element of a tuple input), as long as
+// the buffer's rank, as XLA splits them.
+absl::StatusOr<std::string> PermuteSliceSizes(const google::protobuf::RepeatedField<int64_t>& flat,
+                                              const xla::ShapeProto* input) {
+  std::vector<int> ranks;
+  if (input != nullptr && input->element_type() == xla::TUPLE) {
+    for (const xla::ShapeProto& e : input->tuple_shapes()) ranks.push_back(e.dimensions_size());
+  } else if (input != nullptr && input->dimensions_size() > 0) {
+    ranks.assign(static_cast<size_t>(flat.size() / input->dimensions_size()), input->dimensions_size());
+  }
+  int64_t total = 0;
+  for (int r : ranks) total += r;
+  if (total != flat.size() || total == 0)
+    return absl::InvalidArgumentError(absl::StrCat("collective-permute: dynamic_slice_sizes holds ", flat.size(),
+                                                   " values, which do not split into one list per input buffer"));
+  std::vector<std::string> lists;
+  int k = 0;
+  for (int r : ranks) {
+    lists.push_back(absl::StrCat("{", absl::StrJoin(flat.begin() + k, flat.begin() + k + r, ","), "}"));
+    k += r;
+  }
+  return absl::StrCat("{", absl::StrJoin(lists, ","), "}");
+}
 
 template <typename Field>
 std::string IntList(const Field& f) {
@@ -326,11 +381,15 @@ void AttrsToTypedFields(const Instruction& inst, xla::HloInstructionProto* p) {
     else if (name == "replica_groups") {
       if (const auto* g = AttrGet<CollectiveDeviceList>(value)) {
         if (g->is_iota) {
+          // Older XLA reads field 87's list, newer XLA field 92 (87 then
+          // holds a field it does not know, and 92 comes later on the wire:
+          // the oneof ends up with 92).
           auto* l = p->mutable_collective_device_list()->mutable_iota_replica_group_list();
           l->set_num_replica_groups(g->iota.dims.size() > 0 ? g->iota.dims[0] : 0);
           l->set_num_devices_per_group(g->iota.dims.size() > 1 ? g->iota.dims[1] : 0);
           AddAll(g->iota.reshape_dims, l->mutable_iota_reshape_dims());
           for (int64_t t : g->iota.transpose_perm) l->add_iota_transpose_perm(static_cast<int32_t>(t));
+          *p->mutable_iota_collective_device_list() = *l;
         } else if (g->is_mesh) {
           MeshToProto(g->mesh, p->mutable_mesh_axes_replica_group_list());
         } else {
@@ -369,7 +428,15 @@ absl::StatusOr<std::string> TypedFieldsToText(const xla::HloInstructionProto& p,
     add("exponent_bits", absl::StrCat(p.exponent_bits()));
     add("mantissa_bits", absl::StrCat(p.mantissa_bits()));
   }
-  if (p.dynamic_slice_sizes_size() > 0) add("dynamic_slice_sizes", IntList(p.dynamic_slice_sizes()));
+  if (op == Opcode::kCollectivePermute || op == Opcode::kCollectivePermuteStart) {
+    if (p.dynamic_slice_sizes_size() > 0) {
+      absl::StatusOr<std::string> sizes = PermuteSliceSizes(p.dynamic_slice_sizes(), ctx.first_operand_shape);
+      if (!sizes.ok()) return sizes.status();
+      add("slice_sizes", *sizes);
+    }
+  } else if (p.dynamic_slice_sizes_size() > 0) {
+    add("dynamic_slice_sizes", IntList(p.dynamic_slice_sizes()));
+  }
   if (p.has_padding_config()) {
     std::vector<std::string> dims;
     for (const auto& d : p.padding_config().dimensions())
@@ -429,10 +496,15 @@ absl::StatusOr<std::string> TypedFieldsToText(const xla::HloInstructionProto& p,
     absl::StatusOr<CollectiveDeviceList> mesh = MeshFromProto(p.mesh_axes_replica_group_list());
     if (!mesh.ok()) return mesh.status();
     add("replica_groups", AttrValueToString(Boxed<CollectiveDeviceList>(*std::move(mesh)), AttrKind::kReplicaGroups));
-  } else if (p.has_collective_device_list() && p.collective_device_list().has_iota_replica_group_list()) {
-    const auto& l = p.collective_device_list().iota_replica_group_list();
-    std::string text = absl::StrCat("[", l.num_replica_groups(), ",", l.num_devices_per_group(), "]<=",
-                                    "[", absl::StrJoin(l.iota_reshape_dims(), ","), "]");
+  } else if (p.has_iota_collective_device_list() ||
+             (p.has_collective_device_list() && p.collective_device_list().has_iota_replica_group_list())) {
+    const auto& l = p.has_iota_collective_device_list() ? p.iota_collective_device_list()
+                                                        : p.collective_device_list().iota_replica_group_list();
+    // No reshape dims: the plain iota over all devices.
+    const std::string reshape = l.iota_reshape_dims_size() > 0
+                                    ? absl::StrJoin(l.iota_reshape_dims(), ",")
+                                    : absl::StrCat(l.num_replica_groups() * l.num_devices_per_group());
+    std::string text = absl::StrCat("[", l.num_replica_groups(), ",", l.num_devices_per_group(), "]<=[", reshape, "]");
     if (l.iota_transpose_perm_size() > 0) absl::StrAppend(&text, "T(", absl::StrJoin(l.iota_transpose_perm(), ","), ")");
     add("replica_groups", text);
   } else {

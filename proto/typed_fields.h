@@ -20,6 +20,13 @@ namespace hlo::proto {
 // them (our field 1000 carries it).
 bool IsUtf8(absl::string_view s);
 
+// A mesh's axes and devices: explicit device_ids, or the iota transform of
+// `device_ids=([4,16]T(1,0))` (XLA's field; XLA without it would read the
+// mesh as a plain iota).
+void MeshToProtoFields(const MeshAxesDeviceList& m, xla::MeshProto* p);
+// The reverse (names quoted, as XLA prints them); errors start with `what`.
+absl::StatusOr<MeshAxesDeviceList> MeshFromProtoFields(const xla::MeshProto& p, absl::string_view what);
+
 // Called computations in XLA's order (while: body, then condition).
 std::vector<const Computation*> CalledInXlaOrder(const Instruction& inst);
 
@@ -31,6 +38,9 @@ struct TypedContext {
   const absl::flat_hash_map<int64_t, std::string>* computation_names;  // by id
   // Element type (XLA enum) of the first operand, for conditional's form.
   int first_operand_type = 0;
+  // The first operand's shape (null without operands): how the in-place
+  // collective-permute's flat slice sizes split into lists.
+  const xla::ShapeProto* first_operand_shape = nullptr;
 };
 
 // `{k="v",k2={...}}` (also the module's frontend attributes).

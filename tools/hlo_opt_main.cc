@@ -403,6 +403,7 @@ int Run(int argc, char** argv) {
   if (*format != proto::InputFormat::kText) {  // protos are read as the text they stand for
     absl::StatusOr<proto::DecodedInput> decoded = proto::DecodeInput(*text, *format, filename);
     if (!decoded.ok()) return fail(decoded.status().message());
+    for (const std::string& w : decoded->warnings) fprintf(stderr, "hlo-opt: warning: %s\n", w.c_str());
     *text = std::move(decoded->hlo_text);
   }
 

@@ -386,6 +386,7 @@ int Run(int argc, char** argv) {
   // A proto stands for its HLO text; a snapshot also brings arguments.
   absl::StatusOr<proto::DecodedInput> decoded = proto::DecodeInput(*read, *format, input);
   if (!decoded.ok()) return Fail(decoded.status().message());
+  for (const std::string& w : decoded->warnings) fprintf(stderr, "hlo-run: warning: %s\n", w.c_str());
   if (*format != proto::InputFormat::kText) *read = std::move(decoded->hlo_text);
   // Shared with the parsed modules (they keep it for diagnostics).
   auto text = std::make_shared<const std::string>(*std::move(read));
