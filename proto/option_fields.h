@@ -3,7 +3,9 @@
 // collective-permute pairs, output/operand aliasing, custom-call options
 // (API version, schedule, operand layouts), rng distribution and algorithm,
 // triangular-solve and Cholesky options, send/recv host transfer, infeed /
-// outfeed configs, parameter replication, statistics, result accuracy.
+// outfeed configs, parameter replication, statistics, result accuracy,
+// conv_kind, sparse dots (dot_sparsity), original values (origin=) and the
+// in-place collective-permute's slice sizes.
 // Values are converted to and from the IR's attribute values; the reader
 // prints them with the text printer (AttrValueToString).
 #pragma once
