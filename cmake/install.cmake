@@ -1,5 +1,5 @@
 # `cmake --install`: the libraries, their public headers, the tools, a CMake
-# package (find_package(HloToolchain), targets HloToolchain::hlo_ir etc.)
+# package (find_package(HloToolchain), targets HloToolchain::hlo_ir, ::hlo_client etc.)
 # and a pkg-config file (hlo_toolchain.pc). docs/library.md.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
@@ -7,7 +7,7 @@ include(CMakePackageConfigHelpers)
 set(HLO_INSTALL_INCLUDEDIR ${CMAKE_INSTALL_INCLUDEDIR}/hlo_toolchain)
 set(HLO_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/HloToolchain)
 # The libraries a user links, in link order (users before what they use).
-set(HLO_EXPORTED_LIBS hlo_analysis hlo_passes hlo_backend_cpu hlo_parser hlo_ir)
+set(HLO_EXPORTED_LIBS hlo_client hlo_analysis hlo_passes hlo_backend_cpu hlo_parser hlo_ir)
 
 # Headers are included as "ir/module.h": the source root in the build
 # tree, include/hlo_toolchain once installed.
@@ -25,6 +25,11 @@ foreach(dir ir parser passes backend_cpu analysis)
   install(DIRECTORY ${CMAKE_SOURCE_DIR}/${dir}/ DESTINATION ${HLO_INSTALL_INCLUDEDIR}/${dir}
     FILES_MATCHING PATTERN "*.h" PATTERN "*_test*" EXCLUDE)
 endforeach()
+# The builder's public headers (builder.h, ops.h, literal_util.h,
+# broadcasting.h); its golden examples and internals are not part of it.
+install(DIRECTORY ${CMAKE_SOURCE_DIR}/client/ DESTINATION ${HLO_INSTALL_INCLUDEDIR}/client
+  FILES_MATCHING PATTERN "*.h" PATTERN "*_test*" EXCLUDE
+  PATTERN "golden_examples*" EXCLUDE PATTERN "ops_internal.h" EXCLUDE)
 
 install(EXPORT HloToolchainTargets NAMESPACE HloToolchain:: DESTINATION ${HLO_INSTALL_CMAKEDIR})
 configure_package_config_file(${CMAKE_SOURCE_DIR}/cmake/HloToolchainConfig.cmake.in
