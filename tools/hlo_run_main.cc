@@ -59,6 +59,7 @@ struct Options {
   std::string output;
   std::string output_dir;
   std::string save_inputs;
+  std::string outfeed_dir;
   std::string save_snapshot;
   std::string warmup = "0";
   std::string profile;       // "" = off, else the number of rows (0 = all)
@@ -203,6 +204,16 @@ int ReportDiagnostics(const absl::Status& status) {
   return kExitError;
 }
 
+// `values` as DIR/0.npy, ... with tuples flattened, and DIR/<sidecar>
+// (tools/npy_dir.h) keying each file by the value's index as `value_key`.
+absl::Status WriteValuesDir(const std::string& dir, const std::vector<Literal>& values,
+                            const std::string& flag, const std::string& sidecar,
+                            const std::string& value_key) {
+  std::vector<const Literal*> pointers;
+  for (const Literal& v : values) pointers.push_back(&v);
+  return WriteNpyDir(dir, FlattenLeaves(pointers), flag, sidecar, value_key);
+}
+
 int Run(int argc, char** argv) {
   Options opts;
   cli::FlagParser flags(kProgram, "hlo-run [flags] FILE|-", UsageDescription());
@@ -227,6 +238,11 @@ int Run(int argc, char** argv) {
                   "write the arguments used (from --input or --random-inputs) as\n"
                   "DIR/0.npy, DIR/1.npy, ... (parameter order, tuples flattened)\n"
                   "and DIR/inputs.json with their real element types and shapes");
+  flags.AddString("outfeed-dir", &opts.outfeed_dir, "DIR",
+                  "write what device 0's outfeed instructions sent, in order, as\n"
+                  "DIR/0.npy, DIR/1.npy, ... (tuples flattened) and DIR/outfeed.json\n"
+                  "with each file's outfeed number, tuple index, element type and\n"
+                  "shape (default: printed after the result on stdout)");
   flags.AddString("save-snapshot", &opts.save_snapshot, "FILE",
                   "write the module as read and the arguments used as a binary\n"
                   "HloSnapshot (run it again with hlo-run FILE --format=snapshot)");
@@ -484,10 +500,7 @@ int Run(int argc, char** argv) {
   // Written before the runs, so that a failing run can be reproduced with
   // exactly these values by another runner.
   if (!opts.save_inputs.empty() && reporter) {
-    std::vector<const Literal*> values;
-    for (const Literal& a : args) values.push_back(&a);
-    absl::Status st = WriteNpyDir(opts.save_inputs, FlattenLeaves(values), "save-inputs",
-                                  "inputs.json", "parameter");
+    absl::Status st = WriteValuesDir(opts.save_inputs, args, "save-inputs", "inputs.json", "parameter");
     if (!st.ok()) return Fail(st.message());
   }
   if (!opts.save_snapshot.empty() && reporter) {
@@ -596,6 +609,11 @@ int Run(int argc, char** argv) {
   if (opts.peak_memory)
     Message("note", absl::StrCat("peak memory of live values: ", result->peak_bytes, " bytes"));
 
+  // Before the result's files, so that a failure here writes neither.
+  if (!opts.outfeed_dir.empty()) {
+    absl::Status st = WriteValuesDir(opts.outfeed_dir, result->outfeed, "outfeed-dir", "outfeed.json", "outfeed");
+    if (!st.ok()) return Fail(st.message());
+  }
   const Literal& value = result->results[0];
   if (!opts.output.empty()) {
     if (value.IsTuple())
@@ -614,8 +632,13 @@ int Run(int argc, char** argv) {
     for (size_t i = 0; i < args.size(); ++i)
       absl::StrAppend(&out, "\n** Argument ", i, " **\n", LiteralToXlaString(args[i]), "\n");
     absl::StrAppend(&out, "\n** Result with test runner Host **\n", LiteralToXlaString(value), "\n");
+    for (size_t i = 0; i < result->outfeed.size(); ++i)
+      absl::StrAppend(&out, "\n** Outfeed ", i, " **\n", LiteralToXlaString(result->outfeed[i]), "\n");
   } else if (opts.output.empty() && opts.output_dir.empty()) {
     absl::StrAppend(&out, LiteralToXlaString(value), "\n");
+    if (opts.outfeed_dir.empty())
+      for (size_t i = 0; i < result->outfeed.size(); ++i)
+        absl::StrAppend(&out, "outfeed ", i, ": ", LiteralToXlaString(result->outfeed[i]), "\n");
   }
   if (g_json != nullptr) {
     json_report.result = std::move(out);
