@@ -136,6 +136,7 @@ struct Device {
   uint64_t rng_state = 0;
   std::atomic<int64_t> live_bytes{0};
   std::atomic<int64_t> peak_bytes{0};
+  std::atomic<int64_t> while_trips_left{0};
   std::mutex notes_mutex;
   std::vector<std::string> notes;
 
@@ -505,6 +506,10 @@ absl::StatusOr<RunResult> RunModule(const Module& module, absl::Span<const Liter
     dev.ctx.rng_state = &dev.rng_state;
     dev.ctx.notes = &dev.notes;
     dev.ctx.fusion_plans = fusion_plans.get();
+    if (options.max_while_trips > 0) {
+      dev.while_trips_left = options.max_while_trips;
+      dev.ctx.while_trips_left = &dev.while_trips_left;
+    }
     dev.ctx.call = [&dev](const Computation& c, absl::Span<const Literal* const> a) {
       return Evaluate(c, a, {}, dev);
     };

@@ -49,6 +49,13 @@ struct RunOptions {
   // of rows (fusion_exec.h); false: every fusion runs op by op (same
   // values; for comparisons and debugging).
   bool fused_execution = true;
+  // Trips of `while` loops that one device may run in total, over every
+  // loop and nesting level (0: no bound). The trip past the budget fails
+  // the run with ResourceExhausted naming the loop, so a caller (the
+  // backend fuzzer, a service) stops a loop that never ends with a status
+  // instead of hanging. A count, not a clock: the same module stops at the
+  // same trip on every machine.
+  int64_t max_while_trips = 0;
   // When set (hlo-run under mpirun), this process runs only its block of
   // the devices (transport.h) and meets the others through it.
   Transport* transport = nullptr;

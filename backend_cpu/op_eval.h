@@ -17,6 +17,7 @@
 #pragma once
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <initializer_list>
@@ -62,6 +63,10 @@ struct OpContext {
   std::vector<std::string>* notes = nullptr;
   // Compiled fusions of the module; null: every fusion runs op by op.
   const FusionPlans* fusion_plans = nullptr;
+  // While-loop trips this device may still run (RunOptions::max_while_trips);
+  // null: unbounded. Atomic: a kernel may call a computation holding a loop
+  // from several pool threads.
+  std::atomic<int64_t>* while_trips_left = nullptr;
 };
 
 using OpEvalFn = absl::StatusOr<Literal> (*)(const Instruction& instr,

@@ -56,6 +56,10 @@ absl::StatusOr<Literal> While(const Instruction& instr, absl::Span<const Literal
     absl::StatusOr<bool> go = PredValue(instr, *c);
     if (!go.ok()) return go.status();
     if (!*go) break;
+    if (ctx.while_trips_left != nullptr && ctx.while_trips_left->fetch_sub(1) <= 0) {
+      return absl::ResourceExhaustedError(absl::StrCat(
+          "while %", instr.name(), ": the run's budget of while-loop trips (max_while_trips) is used up"));
+    }
     absl::StatusOr<Literal> next = ctx.call_owned ? ctx.call_owned(**body, absl::MakeSpan(&state, 1))
                                                   : ctx.call(**body, absl::MakeConstSpan(&arg, 1));
     if (!next.ok()) return next.status();
