@@ -3,6 +3,8 @@
 // opcode, shape, operand positions, parameter numbers, literal bytes,
 // attributes ignoring metadata, called computations, control edges, same
 // root). Callers are redirected to the first one; the others are removed.
+// Computations wrapped by an async-start are left alone: each belongs to
+// its one chain.
 #include "absl/container/flat_hash_map.h"
 #include "absl/hash/hash.h"
 #include "passes/pass_util.h"
@@ -52,6 +54,14 @@ class ComputationDeduplicator : public Pass {
     bool changed = false;
     absl::flat_hash_map<size_t, std::vector<Computation*>> buckets;
     absl::flat_hash_map<Computation*, Computation*> replace;
+    // An async chain owns its wrapped computation (the verifier allows one
+    // async-start per wrapped computation): two identical chains keep theirs.
+    absl::flat_hash_set<const Computation*> async_wrapped;
+    for (const Computation* c : module.computations())
+      for (const Instruction* inst : c->instructions())
+        if (inst->opcode() == Opcode::kAsyncStart)
+          if (Computation* const* wrapped = inst->GetAttr<Computation*>("calls"))
+            async_wrapped.insert(*wrapped);
     // Callees first: once callees are merged, callers compare equal by pointer.
     for (Computation* c : module.MakeComputationPostOrder()) {
       if (!replace.empty()) {
@@ -61,7 +71,7 @@ class ComputationDeduplicator : public Pass {
             if (it != replace.end()) inst->ReplaceCalledComputation(callee, it->second);
           }
       }
-      if (c == module.entry()) continue;
+      if (c == module.entry() || async_wrapped.contains(c)) continue;
       std::vector<Computation*>& bucket = buckets[Fingerprint(*c)];
       Computation* match = nullptr;
       for (Computation* cand : bucket)
