@@ -5,7 +5,8 @@
 #   3. ASan+UBSan build (-DHLO_SANITIZE=ON) + ctest           -> build-asan/
 #   4. ThreadSanitizer build (-DHLO_SANITIZE=thread) of backend_cpu_tests only,
 #      running the thread pool, executor and collective tests  -> build-tsan/
-#   5. libFuzzer build with clang-14 + a bounded fuzzing run  -> build-fuzz/
+#   5. libFuzzer build with clang-14 + a bounded fuzzing run of each target
+#      (parser, proto readers, CPU backend)                    -> build-fuzz/
 #   6. XLA:CPU peer comparison (ctest label xla-peer): sets up the pinned
 #      jax/jaxlib environment (scripts/peer-setup.sh) and compares hlo-run
 #      with XLA on the standard suite (tools/xla_peer.py)
@@ -109,8 +110,8 @@ stage_tsan() {
 }
 
 stage_fuzz() {
-  local targets=hlo_parse_fuzzer
-  if protoc --version >/dev/null 2>&1; then targets="hlo_parse_fuzzer hlo_proto_fuzzer"; fi
+  local targets="hlo_parse_fuzzer hlo_run_fuzzer"
+  if protoc --version >/dev/null 2>&1; then targets="$targets hlo_proto_fuzzer"; fi
   configure_and_build "$FUZZ_BUILD_DIR" "$targets" -DHLO_BUILD_FUZZ=ON \
     -DHLO_BUILD_BENCH=OFF -DCMAKE_CXX_COMPILER=clang++-14 "${CMAKE_COMMON[@]}"
   local work="$FUZZ_BUILD_DIR/fuzz-run"
@@ -129,6 +130,31 @@ stage_fuzz() {
   if [[ -x "$FUZZ_BUILD_DIR/proto/hlo_proto_fuzzer" ]]; then
     fuzz_protos "$work"
   fi
+  fuzz_backend "$work"
+}
+
+# The CPU backend (backend_cpu/run_fuzzer.cc), seeded with the test
+# modules, one module a file (the `// -----` files split), and 100
+# hlo-gen modules.
+fuzz_backend() {
+  local work="$1/run" f name
+  mkdir -p "$work/corpus" "$work/seeds" "$work/artifacts"
+  while IFS= read -r f; do
+    name="${f#"$ROOT"/testdata/}"
+    name="${name//\//_}"
+    awk -v base="$work/seeds/${name%.hlo}" '
+      BEGIN { n = 0; out = base "-0.hlo" }
+      /^\/\/ -----[[:space:]]*$/ { close(out); n++; out = base "-" n ".hlo"; next }
+      { print > out }' "$f"
+  done < <(find "$ROOT/testdata" -name '*.hlo' -not -path '*/fuzz/*')
+  # Generated modules (every op group, when the release build has hlo-gen).
+  if [[ -x "$BUILD_DIR/tools/hlo-gen" ]]; then
+    for f in $(seq 0 99); do
+      "$BUILD_DIR/tools/hlo-gen" --seed="$f" -o "$work/seeds/gen-$f.hlo" 2>/dev/null || true
+    done
+  fi
+  log "fuzzing the CPU backend for ${FUZZ_SECONDS}s ($(ls "$work/seeds" | wc -l) seed modules)"
+  run_fuzzer "$FUZZ_BUILD_DIR/backend_cpu/hlo_run_fuzzer" "$work" "$work/seeds"
 }
 
 # The proto readers (proto/proto_fuzzer.cc), seeded with the test modules
