@@ -14,6 +14,7 @@
 #include "backend_cpu/donation.h"
 #include "backend_cpu/fusion_exec.h"
 #include "backend_cpu/op_eval.h"
+#include "backend_cpu/precision_conform.h"
 #include "backend_cpu/profile.h"
 #include "backend_cpu/transport.h"
 #include "ir/printer.h"
@@ -329,6 +330,15 @@ absl::StatusOr<Literal> Evaluate(const Computation& computation,
           status = absl::Status(status.code(),
                                 absl::StrCat(status.message(), LineSuffix(instr)));
         break;
+      }
+      // Consumers read the types the instruction declares (the verifier
+      // lets them differ in float precision from what the op computed).
+      if (!SameElementTypes(r->shape(), instr.shape())) {
+        r = ConformElementTypes(*std::move(r), instr.shape());
+        if (!r.ok()) {
+          status = r.status();
+          break;
+        }
       }
       frame.owned[i] = *std::move(r);
       frame.value[i] = &frame.owned[i];

@@ -8,6 +8,7 @@
 #include "backend_cpu/donation.h"
 #include "backend_cpu/fusion_exec.h"
 #include "backend_cpu/op_eval.h"
+#include "backend_cpu/precision_conform.h"
 #include "backend_cpu/rng.h"
 
 namespace hlo::cpu {
@@ -211,7 +212,11 @@ absl::StatusOr<Literal> EvalControl(const Instruction& instr,
       const FusionPlan* plan = ctx.fusion_plans != nullptr && fused != nullptr
                                    ? ctx.fusion_plans->Find(fused)
                                    : nullptr;
-      if (plan != nullptr) return RunFusionPlan(*plan, instr, ops, ctx);
+      // The plan writes into buffers of the fusion's types: a fusion written
+      // in another float precision than its root runs op by op (the
+      // executor converts the result, precision_conform.h).
+      if (plan != nullptr && SameElementTypes(instr.shape(), fused->root()->shape()))
+        return RunFusionPlan(*plan, instr, ops, ctx);
       return CallAttr(instr, "calls", ops, ctx);
     }
     case Opcode::kWhile:
