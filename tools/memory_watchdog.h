@@ -39,7 +39,7 @@ class MemoryWatchdog {
 
   // Libraries' scratch space (BLAS, oneDNN, thread stacks) the estimate
   // does not count: a run is not stopped for that alone.
-  static constexpr int64_t kSlack = int64_t{64} << 20;
+  static constexpr int64_t kSlack = int64_t{256} << 20;
 
   // Stops polling (idempotent); after it returns the watchdog cannot fire.
   void Stop();

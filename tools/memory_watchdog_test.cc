@@ -13,13 +13,13 @@ namespace {
 
 TEST(MemoryWatchdogTest, ResidentBytesIsPositive) { EXPECT_GT(ResidentBytes(), 0); }
 
-// Touching 256 MB where the limit and the slack allow 128 MB ends the
+// Touching 512 MB where the limit and the slack allow 320 MB ends the
 // process with exit 1 and the message, within a few polls.
 TEST(MemoryWatchdogDeathTest, EndsTheProcessPastTheLimit) {
   EXPECT_EXIT(
       {
-        MemoryWatchdog dog("test", "", (int64_t{128} << 20) - MemoryWatchdog::kSlack, "the hint", 1);
-        const size_t bytes = size_t{256} << 20;
+        MemoryWatchdog dog("test", "", int64_t{64} << 20, "the hint", 1);
+        const size_t bytes = size_t{512} << 20;
         std::unique_ptr<char[]> block(new char[bytes]);
         std::memset(block.get(), 1, bytes);
         std::this_thread::sleep_for(std::chrono::seconds(5));
