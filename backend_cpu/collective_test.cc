@@ -604,9 +604,9 @@ ENTRY main {
   absl::StatusOr<RunResult> run = RunModule(**module, {}, options);
   ASSERT_TRUE(run.ok()) << run.status();
   ExpectLiteral(run->results[0], "f32[2] {11, 22}", "result");
-  ASSERT_EQ(run->outfeed.size(), 2u);
-  ExpectLiteral(run->outfeed[0], "f32[2] {11, 22}", "outfeed 0");
-  ExpectLiteral(run->outfeed[1], "(s32[], f32[2]) (7, {10, 20})", "outfeed 1");
+  ASSERT_EQ(run->outfeed().size(), 2u);
+  ExpectLiteral(run->outfeed()[0], "f32[2] {11, 22}", "outfeed 0");
+  ExpectLiteral(run->outfeed()[1], "(s32[], f32[2]) (7, {10, 20})", "outfeed 1");
 
   // Every replica reads the same sequence.
   options.replica_count = 2;

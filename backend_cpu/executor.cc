@@ -576,7 +576,6 @@ absl::StatusOr<RunResult> RunModule(const Module& module, absl::Span<const Liter
   if (options.profiler != nullptr && fusion_plans != nullptr)
     for (std::string& note : fusion_plans->OpByOpNotes()) out.notes.push_back(std::move(note));
   for (int64_t i = 0; i < local; ++i) out.outfeeds.push_back(channels.TakeOutfeed(first + i));
-  if (first == 0) out.outfeed = out.outfeeds[0];
   return out;
 }
 

@@ -68,11 +68,14 @@ struct RunResult {
   // results[0] is what a single-device run returns.
   std::vector<Literal> results;
   int64_t first_device = 0;
-  // Literals sent by `outfeed`, in order, of device 0.
-  std::vector<Literal> outfeed;
-  // The same for every device of this process (outfeeds[i] is device
-  // first_device + i's), for callers that return each device's outfeed.
+  // Literals sent by `outfeed`, in order, per device of this process
+  // (outfeeds[i] is device first_device + i's).
   std::vector<std::vector<Literal>> outfeeds;
+  // Device 0's outfeed (empty when another process holds device 0).
+  const std::vector<Literal>& outfeed() const {
+    static const std::vector<Literal> kNone;
+    return first_device == 0 && !outfeeds.empty() ? outfeeds[0] : kNone;
+  }
   // Highest number of bytes held by live values at once (device 0).
   int64_t peak_bytes = 0;
   // Notes for the user (e.g. elided constants filled), deduplicated.

@@ -168,7 +168,10 @@ absl::StatusOr<int64_t> ParseMemoryLimit(const std::string& text) {
 
 absl::Status CheckMemoryLimit(const Module& module, int64_t limit, int64_t replica_count,
                               int64_t partition_count, const ProcessShare& share) {
-  const MemoryEstimate est = EstimateMemory(module, replica_count, partition_count);
+  return CheckMemoryLimit(EstimateMemory(module, replica_count, partition_count), limit, share);
+}
+
+absl::Status CheckMemoryLimit(const MemoryEstimate& est, int64_t limit, const ProcessShare& share) {
   std::string msg;
   if (share.processes > 1) {
     const int64_t local = est.devices / share.processes;

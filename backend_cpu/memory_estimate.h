@@ -62,6 +62,9 @@ struct ProcessShare {
 absl::Status CheckMemoryLimit(const Module& module, int64_t limit, int64_t replica_count = 0,
                               int64_t partition_count = 0,
                               const ProcessShare& share = ProcessShare());
+// The same for an estimate already made.
+absl::Status CheckMemoryLimit(const MemoryEstimate& est, int64_t limit,
+                              const ProcessShare& share = ProcessShare());
 
 // "1.50 GB (1500000000 bytes)".
 std::string FormatBytes(int64_t bytes);

@@ -103,9 +103,9 @@ TEST(CollectiveCalls, OutfeedAndTokens) {
   EXPECT_THAT(text, ::testing::HasSubstr("outfeed_config=\"cfg\""));
   absl::StatusOr<cpu::RunResult> r = cpu::RunModule(built->module(), {});
   ASSERT_TRUE(r.ok()) << r.status();
-  ASSERT_EQ(r->outfeed.size(), 2u);
-  EXPECT_TRUE(testing::LiteralIs(r->outfeed[0], "f32[2] {1, 2}"));
-  EXPECT_TRUE(testing::LiteralIs(r->outfeed[1], "f32[2] {1, 4}"));
+  ASSERT_EQ(r->outfeed().size(), 2u);
+  EXPECT_TRUE(testing::LiteralIs(r->outfeed()[0], "f32[2] {1, 2}"));
+  EXPECT_TRUE(testing::LiteralIs(r->outfeed()[1], "f32[2] {1, 4}"));
 }
 
 TEST(CollectiveCalls, OutfeedOfEveryDevice) {
@@ -122,8 +122,8 @@ TEST(CollectiveCalls, OutfeedOfEveryDevice) {
   ASSERT_EQ(r->outfeeds[1].size(), 1u);
   EXPECT_TRUE(testing::LiteralIs(r->outfeeds[0][0], "f32[2] {1, 2}"));
   EXPECT_TRUE(testing::LiteralIs(r->outfeeds[1][0], "f32[2] {11, 12}"));
-  ASSERT_EQ(r->outfeed.size(), 1u);
-  EXPECT_TRUE(testing::LiteralIs(r->outfeed[0], "f32[2] {1, 2}"));
+  ASSERT_EQ(r->outfeed().size(), 1u);
+  EXPECT_TRUE(testing::LiteralIs(r->outfeed()[0], "f32[2] {1, 2}"));
 }
 
 // Device d's result of a multi-device run.

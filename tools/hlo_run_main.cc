@@ -431,8 +431,9 @@ int Run(int argc, char** argv) {
   // Only the process holding device 0 reports and writes (docs/mpi.md).
   const bool reporter = distributed::HoldsDevice0();
   // Before any argument is made: refuse what cannot fit (memory_estimate.h).
-  absl::Status fits = cpu::CheckMemoryLimit(**module, *memory_limit, run_options.replica_count,
-                                            run_options.partition_count, distributed::Share());
+  const cpu::MemoryEstimate estimate =
+      cpu::EstimateMemory(**module, run_options.replica_count, run_options.partition_count);
+  absl::Status fits = cpu::CheckMemoryLimit(estimate, *memory_limit, distributed::Share());
   if (!fits.ok()) return Fail(fits.message());
   // What the estimate misses must not bring the kernel's OOM killer
   // either: past the limit (this process's share of it) the run ends with
@@ -440,10 +441,7 @@ int Run(int argc, char** argv) {
   const int64_t process_limit = *memory_limit / std::max(1, distributed::Share().on_this_host);
   MemoryWatchdog watchdog(
       "hlo-run", distributed::ErrorPrefix(), process_limit,
-      absl::StrCat("the estimate before the run was ",
-                   cpu::FormatBytes(cpu::EstimateMemory(**module, run_options.replica_count,
-                                                        run_options.partition_count)
-                                        .total_bytes),
+      absl::StrCat("the estimate before the run was ", cpu::FormatBytes(estimate.total_bytes),
                    " (--memory-limit sets the limit; run on more hosts, or with fewer devices)"));
 
   // Arguments.
@@ -611,7 +609,7 @@ int Run(int argc, char** argv) {
 
   // Before the result's files, so that a failure here writes neither.
   if (!opts.outfeed_dir.empty()) {
-    absl::Status st = WriteValuesDir(opts.outfeed_dir, result->outfeed, "outfeed-dir", "outfeed.json", "outfeed");
+    absl::Status st = WriteValuesDir(opts.outfeed_dir, result->outfeed(), "outfeed-dir", "outfeed.json", "outfeed");
     if (!st.ok()) return Fail(st.message());
   }
   const Literal& value = result->results[0];
@@ -632,13 +630,13 @@ int Run(int argc, char** argv) {
     for (size_t i = 0; i < args.size(); ++i)
       absl::StrAppend(&out, "\n** Argument ", i, " **\n", LiteralToXlaString(args[i]), "\n");
     absl::StrAppend(&out, "\n** Result with test runner Host **\n", LiteralToXlaString(value), "\n");
-    for (size_t i = 0; i < result->outfeed.size(); ++i)
-      absl::StrAppend(&out, "\n** Outfeed ", i, " **\n", LiteralToXlaString(result->outfeed[i]), "\n");
+    for (size_t i = 0; i < result->outfeed().size(); ++i)
+      absl::StrAppend(&out, "\n** Outfeed ", i, " **\n", LiteralToXlaString(result->outfeed()[i]), "\n");
   } else if (opts.output.empty() && opts.output_dir.empty()) {
     absl::StrAppend(&out, LiteralToXlaString(value), "\n");
     if (opts.outfeed_dir.empty())
-      for (size_t i = 0; i < result->outfeed.size(); ++i)
-        absl::StrAppend(&out, "outfeed ", i, ": ", LiteralToXlaString(result->outfeed[i]), "\n");
+      for (size_t i = 0; i < result->outfeed().size(); ++i)
+        absl::StrAppend(&out, "outfeed ", i, ": ", LiteralToXlaString(result->outfeed()[i]), "\n");
   }
   if (g_json != nullptr) {
     json_report.result = std::move(out);
