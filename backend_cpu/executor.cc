@@ -113,7 +113,11 @@ ComputationPlan MakePlan(const Computation& computation) {
   return plan;
 }
 
-// Immutable after construction: shared by the device threads.
+}  // namespace
+
+// The schedules of every computation of a module. Immutable after
+// construction: shared by the device threads and by concurrent runs of one
+// Executable.
 class Program {
  public:
   explicit Program(const Module& module) {
@@ -127,6 +131,8 @@ class Program {
  private:
   absl::flat_hash_map<const Computation*, ComputationPlan> plans_;
 };
+
+namespace {
 
 // One replica/partition. Ops may call computations from several pool
 // threads at once (e.g. a parallel map), so the bookkeeping is thread-safe.
@@ -450,8 +456,21 @@ absl::Status CheckDeviceSplit(const DeviceGrid& grid, int processes) {
       " MPI processes: run a number of processes that divides ", devices));
 }
 
+Executable::Executable(const Module& module)
+    : module_(module),
+      program_(std::make_unique<Program>(module)),
+      fusion_plans_(std::make_unique<FusionPlans>(module)) {}
+
+Executable::~Executable() = default;
+
 absl::StatusOr<RunResult> RunModule(const Module& module, absl::Span<const Literal> args,
                                     const RunOptions& options) {
+  return Executable(module).Run(args, options);
+}
+
+absl::StatusOr<RunResult> Executable::Run(absl::Span<const Literal> args,
+                                          const RunOptions& options) const {
+  const Module& module = module_;
   const Computation* entry = module.entry();
   if (entry == nullptr) return absl::InvalidArgumentError("the module has no entry computation");
   if (static_cast<int64_t>(args.size()) != entry->num_parameters())
@@ -492,9 +511,8 @@ absl::StatusOr<RunResult> RunModule(const Module& module, absl::Span<const Liter
                              ? options.collective_timeout_seconds
                              : kCollectiveTimeoutSeconds;
 
-  Program program(module);
-  std::unique_ptr<FusionPlans> fusion_plans;
-  if (options.fused_execution) fusion_plans = std::make_unique<FusionPlans>(module);
+  const Program& program = *program_;
+  const FusionPlans* fusion_plans = options.fused_execution ? fusion_plans_.get() : nullptr;
   CollectiveHub collectives(replicas, partitions, timeout);
   ChannelHub channels(options.infeed, options.infeed_fallback, timeout);
   RemoteRun remote(options.transport, collectives, channels, devices);
@@ -515,7 +533,7 @@ absl::StatusOr<RunResult> RunModule(const Module& module, absl::Span<const Liter
     dev.ctx.channels = &channels;
     dev.ctx.rng_state = &dev.rng_state;
     dev.ctx.notes = &dev.notes;
-    dev.ctx.fusion_plans = fusion_plans.get();
+    dev.ctx.fusion_plans = fusion_plans;
     if (options.max_while_trips > 0) {
       dev.while_trips_left = options.max_while_trips;
       dev.ctx.while_trips_left = &dev.while_trips_left;

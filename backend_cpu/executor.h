@@ -93,9 +93,37 @@ DeviceGrid DeviceGridOf(const Module& module, const RunOptions& options);
 // (transport.h), else an error saying so.
 absl::Status CheckDeviceSplit(const DeviceGrid& grid, int processes);
 
+class Program;      // the schedules of the module's computations (executor.cc)
+class FusionPlans;  // fusion_exec.h
+
+// A module prepared once for running: the schedule of every computation
+// (dependency order, last uses) and the block plans of its fusions, reused
+// by every run (hlo-run --iterations, a service answering many requests)
+// instead of being rebuilt per run. Immutable after construction, so
+// several threads may Run it at once. `module` must outlive it unchanged.
+class Executable {
+ public:
+  explicit Executable(const Module& module);
+  ~Executable();
+  Executable(const Executable&) = delete;
+  Executable& operator=(const Executable&) = delete;
+
+  // Runs the entry computation as RunModule below does.
+  absl::StatusOr<RunResult> Run(absl::Span<const Literal> args,
+                                const RunOptions& options = RunOptions()) const;
+  const Module& module() const { return module_; }
+
+ private:
+  const Module& module_;
+  std::unique_ptr<Program> program_;
+  std::unique_ptr<FusionPlans> fusion_plans_;
+};
+
 // Runs the entry computation of `module` with `args` (one literal per entry
 // parameter, any layout: relaid to the parameter's layout). Every device
 // gets the same arguments.
+// Prepares an Executable for this one run; callers that run a module
+// several times keep an Executable instead.
 absl::StatusOr<RunResult> RunModule(const Module& module, absl::Span<const Literal> args,
                                     const RunOptions& options = RunOptions());
 

