@@ -28,7 +28,7 @@ TSAN_BUILD_DIR="${TSAN_BUILD_DIR:-$ROOT/build-tsan}"
 # over the pool. Not the OpenBLAS/oneDNN/FFTW ones: those libraries are
 # not instrumented, so TSan cannot see their synchronisation. Left out: three
 # single-threaded accuracy sweeps that take two minutes under TSan.
-TSAN_GTEST_FILTER="${TSAN_GTEST_FILTER:-ThreadPoolTest.*:Collective*:RaggedAllToAll.*:DataMovement*:Reduction*:ElementwiseDispatchTest.*:RngBlocks.*:MemoryEstimate.*\
+TSAN_GTEST_FILTER="${TSAN_GTEST_FILTER:-ThreadPoolTest.*:Collective*:RaggedAllToAll.*:DataMovement*:Reduction*:ElementwiseDispatchTest.*:RngBlocks.*:MemoryEstimate.*:Executable*\
 -ReductionReduceWindowRows.ThreadCountDoesNotChangeBits:ReductionReduceWindowRows.PoolingFastEqualsGeneric:\
 ElementwiseDispatchTest.F32LogAccuracyAndSpecials}"
 FUZZ_SECONDS="${FUZZ_SECONDS:-60}"
