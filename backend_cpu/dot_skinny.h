@@ -10,6 +10,8 @@
 namespace hlo::cpu {
 
 inline constexpr int64_t kSkinnyMax = 16;
+// Below 4 MB of large operand, only products this skinny stream.
+inline constexpr int64_t kSkinnySmallMax = 8;
 
 // C (m x n, row-major, ldc) = op(A) (m x k) * op(B) (k x n), with
 // A(i,p) = ta ? a[p*lda+i] : a[i*lda+p] and likewise B, when the product is

@@ -53,10 +53,25 @@ TEST(SkinnyGemmTest, MatchesDoubleReferenceAndIgnoresThreadCount) {
   }
 }
 
-TEST(SkinnyGemmTest, LeavesSmallOrSquareProductsToGemm) {
+TEST(SkinnyGemmTest, LeavesSquareAndSmallModeratelySkinnyProductsToGemm) {
   std::vector<float> a(64 * 64, 1), b(64 * 64, 1), c(64 * 64, 0);
   EXPECT_FALSE(SkinnyGemm(false, false, 64, 64, 64, a.data(), 64, b.data(), 64, c.data(), 64));
-  EXPECT_FALSE(SkinnyGemm(false, false, 4, 64, 64, a.data(), 64, b.data(), 64, c.data(), 64));
+  // 16 rows of C and a small large operand: GEMM is as fast.
+  EXPECT_FALSE(SkinnyGemm(false, false, 16, 64, 64, a.data(), 64, b.data(), 64, c.data(), 64));
+}
+
+TEST(SkinnyGemmTest, StreamsSmallProductsWithFewRowsOrColumns) {
+  // 4 x 64 x 64 (a decode step's shape, small): streamed, in order over k.
+  std::vector<float> a(4 * 64), b(64 * 64), c(4 * 64, -1);
+  for (size_t i = 0; i < a.size(); ++i) a[i] = static_cast<float>(i % 5);
+  for (size_t i = 0; i < b.size(); ++i) b[i] = static_cast<float>(i % 3);
+  ASSERT_TRUE(SkinnyGemm(false, false, 4, 64, 64, a.data(), 64, b.data(), 64, c.data(), 64));
+  for (int64_t i = 0; i < 4; ++i)
+    for (int64_t j = 0; j < 64; ++j) {
+      float want = 0;
+      for (int64_t p = 0; p < 64; ++p) want += a[i * 64 + p] * b[p * 64 + j];
+      ASSERT_EQ(c[i * 64 + j], want) << i << "," << j;
+    }
 }
 
 }  // namespace
