@@ -5,8 +5,10 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <exception>
 #include <memory>
 #include <new>
@@ -214,6 +216,24 @@ absl::Status WriteValuesDir(const std::string& dir, const std::vector<Literal>& 
   return WriteNpyDir(dir, FlattenLeaves(pointers), flag, sidecar, value_key);
 }
 
+// --outfeed-dir: device 0's outfeed values in DIR; with --all-devices,
+// those of every device of this process in DIR/device-K/.
+absl::Status WriteOutfeeds(const Options& opts, const cpu::RunResult& result) {
+  if (opts.outfeed_dir.empty()) return absl::OkStatus();
+  if (!opts.all_devices)
+    return WriteValuesDir(opts.outfeed_dir, result.outfeed(), "outfeed-dir", "outfeed.json", "outfeed");
+  if (mkdir(opts.outfeed_dir.c_str(), 0777) != 0 && errno != EEXIST)
+    return absl::InvalidArgumentError(
+        absl::StrCat("--outfeed-dir: cannot create '", opts.outfeed_dir, "': ", std::strerror(errno)));
+  for (size_t i = 0; i < result.outfeeds.size(); ++i) {
+    const int64_t device = result.first_device + static_cast<int64_t>(i);
+    absl::Status st = WriteValuesDir(absl::StrCat(opts.outfeed_dir, "/device-", device), result.outfeeds[i],
+                                     "outfeed-dir", "outfeed.json", "outfeed");
+    if (!st.ok()) return st;
+  }
+  return absl::OkStatus();
+}
+
 int Run(int argc, char** argv) {
   Options opts;
   cli::FlagParser flags(kProgram, "hlo-run [flags] FILE|-", UsageDescription());
@@ -239,7 +259,8 @@ int Run(int argc, char** argv) {
                   "DIR/0.npy, DIR/1.npy, ... (parameter order, tuples flattened)\n"
                   "and DIR/inputs.json with their real element types and shapes");
   flags.AddString("outfeed-dir", &opts.outfeed_dir, "DIR",
-                  "write what device 0's outfeed instructions sent, in order, as\n"
+                  "write what device 0's outfeed instructions sent (every device's\n"
+                  "with --all-devices, as DIR/device-K/...), in order, as\n"
                   "DIR/0.npy, DIR/1.npy, ... (tuples flattened) and DIR/outfeed.json\n"
                   "with each file's outfeed number, tuple index, element type and\n"
                   "shape (default: printed after the result on stdout)");
@@ -260,7 +281,8 @@ int Run(int argc, char** argv) {
                   "fail a collective or recv-done whose peers do not arrive within\n"
                   "SECONDS, naming them (default 600)");
   flags.AddBool("all-devices", &opts.all_devices,
-                "with --output-dir: write every device's result as DIR/device-K/");
+                "with --output-dir: write every device's result as DIR/device-K/;\n"
+                "with --outfeed-dir: every device's outfeed values likewise");
   flags.AddString("iterations", &opts.iterations, "N",
                   "run N times; prints min and median wall time per run on stderr");
   flags.AddString("warmup", &opts.warmup, "N",
@@ -353,8 +375,8 @@ int Run(int argc, char** argv) {
   if (!opts.random_inputs.empty() && !opts.inputs.empty())
     return UsageError("--input and --random-inputs cannot be combined");
 
-  if (opts.all_devices && opts.output_dir.empty())
-    return UsageError("--all-devices needs --output-dir");
+  if (opts.all_devices && opts.output_dir.empty() && opts.outfeed_dir.empty())
+    return UsageError("--all-devices needs --output-dir or --outfeed-dir");
   if (!opts.collective_timeout.empty() &&
       (!absl::SimpleAtod(opts.collective_timeout, &run_options_timeout) ||
        !(run_options_timeout > 0)))
@@ -549,7 +571,8 @@ int Run(int argc, char** argv) {
       if (!expected.ok()) return Fail(expected.status().message());
     }
     watchdog.Stop();
-    if (opts.all_devices) {
+    if (absl::Status st = WriteOutfeeds(opts, *result); !st.ok()) return Fail(st.message());
+    if (opts.all_devices && !opts.output_dir.empty()) {
       absl::Status st = distributed::WriteDeviceOutputs(opts.output_dir, *result);
       if (!st.ok()) return Fail(st.message());
     }
@@ -609,17 +632,14 @@ int Run(int argc, char** argv) {
     Message("note", absl::StrCat("peak memory of live values: ", result->peak_bytes, " bytes"));
 
   // Before the result's files, so that a failure here writes neither.
-  if (!opts.outfeed_dir.empty()) {
-    absl::Status st = WriteValuesDir(opts.outfeed_dir, result->outfeed(), "outfeed-dir", "outfeed.json", "outfeed");
-    if (!st.ok()) return Fail(st.message());
-  }
+  if (absl::Status st = WriteOutfeeds(opts, *result); !st.ok()) return Fail(st.message());
   const Literal& value = result->results[0];
   if (!opts.output.empty()) {
     if (value.IsTuple())
       return Fail("the result is a tuple: use --output-dir to write its leaves");
     absl::Status st = WriteNpy(opts.output, value);
     if (!st.ok()) return Fail(st.message());
-  } else if (opts.all_devices) {
+  } else if (opts.all_devices && !opts.output_dir.empty()) {
     absl::Status st = distributed::WriteDeviceOutputs(opts.output_dir, *result);
     if (!st.ok()) return Fail(st.message());
   } else if (!opts.output_dir.empty()) {

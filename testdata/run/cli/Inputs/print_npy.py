@@ -1,12 +1,12 @@
 """print_npy.py FILE...: one line per .npy file, `NAME DESCR SHAPE [values]`,
-read with the standard library only (format 1.0, little-endian i4/f4/i8/f8),
+read with the standard library only (format 1.0, little-endian i4/u4/f4/i8/u8/f8),
 so that lit tests can check written arrays by value without NumPy."""
 import ast
 import os
 import struct
 import sys
 
-CODES = {'<i4': 'i', '<f4': 'f', '<i8': 'q', '<f8': 'd'}
+CODES = {'<i4': 'i', '<u4': 'I', '<f4': 'f', '<i8': 'q', '<u8': 'Q', '<f8': 'd'}
 
 for path in sys.argv[1:]:
   with open(path, 'rb') as f:
