@@ -130,6 +130,9 @@ XlaOp XlaBuilder::AddInstruction(absl::string_view op_name, Opcode opcode, absl:
     return ReportError(absl::InvalidArgumentError(absl::StrCat(
         op_name, ": ", shape.status().message(), "; operand shapes: (", absl::StrJoin(shapes, ", "), ")")));
   }
+  // Results take the default layout, except a bitcast's: it reinterprets
+  // the operand's buffer, so the layout written for it is its meaning.
+  if (opcode == Opcode::kBitcast && written_shape.IsArray() && written_shape.has_layout()) *shape = written_shape;
   inst->set_shape(*std::move(shape));
   last_ = comp_->AddInstruction(std::move(inst));
   return XlaOp(last_, this);

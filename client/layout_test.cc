@@ -71,5 +71,18 @@ TEST(TiledLayoutDoc, TiledParameter) {
   EXPECT_TRUE(testing::LiteralIs(*r, "f32[3,5] {{0, 2, 4, 6, 8}, {10, 12, 14, 16, 18}, {20, 22, 24, 26, 28}}"));
 }
 
+// A bitcast's result layout is its meaning (it reinterprets the buffer):
+// the builder keeps the one written, tiles included, where other results
+// take the default (here {1,0}, which would read the tiled buffer as a
+// plain row-major one).
+TEST(TiledLayoutDoc, BitcastKeepsItsWrittenLayout) {
+  XlaBuilder b("bitcast_tiled");
+  XlaOp x = Parameter(&b, 0, Parsed("f32[3,5]{1,0:T(2,2)}"), "x");
+  b.AddInstruction("Bitcast", Opcode::kBitcast, {x}, {}, Parsed("f32[3,5]{0,1:T(2,2)}"));
+  absl::StatusOr<std::shared_ptr<Module>> m = BuildChecked(b);
+  ASSERT_TRUE(m.ok()) << m.status();
+  EXPECT_THAT(PrintModule(**m), HasSubstr("ROOT %bitcast.2 = f32[3,5]{0,1:T(2,2)} bitcast(%x.1)"));
+}
+
 }  // namespace
 }  // namespace hlo::client
