@@ -1,8 +1,10 @@
 // hlo-builder-goldens DIR: writes every builder golden example
-// (client/golden_examples.h) to DIR/<name>.hlo. Exit 1 on an error, 2 on
-// bad usage.
+// (client/golden_examples.h) to DIR/<family>/<name>.hlo, making the family
+// folders. Exit 1 on an error, 2 on bad usage.
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
+#include <system_error>
 
 #include "client/golden_examples.h"
 
@@ -17,7 +19,13 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "error: %s: %s\n", e.name.c_str(), std::string(text.status().message()).c_str());
       return 1;
     }
-    const std::string path = std::string(argv[1]) + "/" + e.name + ".hlo";
+    const std::filesystem::path path = std::filesystem::path(argv[1]) / hlo::client::GoldenPath(e);
+    std::error_code ec;
+    std::filesystem::create_directories(path.parent_path(), ec);
+    if (ec) {
+      std::fprintf(stderr, "error: cannot create %s: %s\n", path.parent_path().c_str(), ec.message().c_str());
+      return 1;
+    }
     std::ofstream out(path);
     out << *text;
     if (!out) {

@@ -58,7 +58,7 @@ def test_sweep_passes(tmp_path):
     # The broadcasting goldens: small modules of array parameters.
     dumps = tmp_path / "dumps"
     dumps.mkdir()
-    for path in glob.glob(os.path.join(TESTDATA, "builder", "broadcast_*.hlo")):
+    for path in glob.glob(os.path.join(TESTDATA, "builder", "broadcasting", "broadcast_*.hlo")):
         shutil.copy(path, dumps)
     out = tmp_path / "sweep.csv"
     r = run("sweep_passes.py", dumps, "--pipeline", "cse,dce", "--pipeline", "O", "--run", "--repeat", "1",

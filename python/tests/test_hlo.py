@@ -190,7 +190,7 @@ def test_default_pipeline():
 
 
 def test_builder_golden_file_runs():
-    path = os.path.join(TESTDATA, "builder", "broadcast_matrix_vector.hlo")
+    path = os.path.join(TESTDATA, "builder", "broadcasting", "broadcast_matrix_vector.hlo")
     m = hlo.parse_file(path)
     x = np.array([[1, 2, 3], [4, 5, 6]], dtype=np.float32)
     v = np.array([7, 8, 9], dtype=np.float32)
