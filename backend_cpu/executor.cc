@@ -161,6 +161,26 @@ struct Device {
   }
 };
 
+// set-dimension-size to a size below the bound: XLA's later ops read only
+// the first `size` elements of that dimension; this backend runs static
+// shapes, so they read all of them (docs/ops-data-movement.md). Said on
+// stderr rather than silently giving other values.
+void NoteRuntimeDimensionSize(const Instruction& instr, absl::Span<const Literal* const> operands,
+                              Device& device) {
+  const std::vector<int64_t> dims = instr.AttrOr<std::vector<int64_t>>("dimensions", {});
+  if (operands.size() != 2 || dims.size() != 1 || !operands[0]->shape().IsArray() ||
+      dims[0] < 0 || dims[0] >= operands[0]->shape().rank() || operands[1]->shape().rank() != 0 ||
+      !IsInteger(operands[1]->shape().element_type()))
+    return;  // the kernel reports malformed ones
+  const int64_t bound = operands[0]->shape().dim(dims[0]);
+  const int64_t size = operands[1]->GetInt(0);
+  if (size >= bound) return;
+  device.Note(absl::StrCat("set-dimension-size %", instr.name(), " sets dimension ", dims[0], " to ", size,
+                           " of its ", bound, " elements at run time; this backend runs static shapes, so "
+                           "later instructions still read all ", bound, " (XLA reads the first ", size,
+                           "; docs/ops-data-movement.md)"));
+}
+
 // Nesting depth of computation calls on this thread (guards against
 // runaway recursion through called computations).
 thread_local int call_depth = 0;
@@ -299,6 +319,7 @@ absl::StatusOr<Literal> Evaluate(const Computation& computation,
         status = absl::InternalError(absl::StrCat("%", instr.name(), ": operand not scheduled"));
         break;
       }
+      if (instr.opcode() == Opcode::kSetDimensionSize) NoteRuntimeDimensionSize(instr, operands, device);
       const bool profiled = device.profiler != nullptr && !profile_suspended;
       double start = 0, outer_nested = 0;
       int64_t read = 0;
