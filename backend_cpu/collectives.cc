@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_join.h"
+#include "backend_cpu/collective_wait.h"
 #include "backend_cpu/transport.h"
 #include "ir/computation.h"
 
@@ -187,11 +188,19 @@ absl::StatusOr<std::shared_ptr<CollectiveHub::Rendezvous>> CollectiveHub::Meet(
   while (!r->complete && aborted_.ok()) {
     if (ready()) return finalize();
     // Only waiting for arrivals times out; a combine in progress does not.
+    // Blocked here until the peers arrive (or the last one combines):
+    // waiting, not this device's work (profile).
     if (r->finalizing) {
+      ScopedCollectiveWait timed;
       cv_.wait(lock);
       continue;
     }
-    if (cv_.wait_until(lock, deadline) == std::cv_status::timeout && !r->finalizing &&
+    std::cv_status waited;
+    {
+      ScopedCollectiveWait timed;
+      waited = cv_.wait_until(lock, deadline);
+    }
+    if (waited == std::cv_status::timeout && !r->finalizing &&
         !ready() && aborted_.ok()) {
       std::vector<int64_t> missing;
       for (int64_t i = 0; i < n; ++i) {
@@ -348,7 +357,12 @@ absl::StatusOr<Literal> ChannelHub::FinishRecv(int64_t channel, int64_t device,
         "scheduled before the matching recv-done)"));
   const auto deadline = Deadline(timeout_seconds_);
   while (queue.empty() && aborted_.ok()) {
-    if (cv_.wait_until(lock, deadline) == std::cv_status::timeout && queue.empty() &&
+    std::cv_status waited;
+    {
+      ScopedCollectiveWait timed;  // for the sender: waiting (profile)
+      waited = cv_.wait_until(lock, deadline);
+    }
+    if (waited == std::cv_status::timeout && queue.empty() &&
         aborted_.ok()) {
       absl::Status st = absl::DeadlineExceededError(absl::StrCat(
           "%", name, ": recv-done ", channel_text, " on device ", device,

@@ -28,6 +28,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "backend_cpu/collective_wait.h"
 #include "backend_cpu/collectives.h"
 #include "backend_cpu/transport.h"
 
@@ -99,7 +100,12 @@ absl::StatusOr<std::vector<CollectiveHub::Part>> CollectiveHub::TakeParts(
     for (int p : from)
       if (parts_.count(PartKey{key, execution, group[0], p, phase}) == 0) missing.push_back(p);
     if (missing.empty()) break;
-    if (cv_.wait_until(lock, deadline) != std::cv_status::timeout) continue;
+    std::cv_status waited;
+    {
+      ScopedCollectiveWait timed;  // the other processes' parts: waiting (profile)
+      waited = cv_.wait_until(lock, deadline);
+    }
+    if (waited != std::cv_status::timeout) continue;
     std::vector<int64_t> devices;
     for (int64_t d : group)
       if (std::find(missing.begin(), missing.end(), ProcessOf(d)) != missing.end())

@@ -9,6 +9,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "backend_cpu/collective_wait.h"
 #include "backend_cpu/collectives.h"
 #include "backend_cpu/custom_call.h"
 #include "backend_cpu/donation.h"
@@ -190,6 +191,9 @@ thread_local int call_depth = 0;
 // kernel calls (reducers, comparators, map bodies) are part of their op.
 thread_local bool profile_suspended = false;
 thread_local double profile_nested_seconds = 0;
+// Of profile_nested_seconds, the time nested rows spent waiting for other
+// devices (collective_wait.h); the rest of a row's wait is its own.
+thread_local double profile_nested_wait = 0;
 
 bool CallsAreProfiled(Opcode op) {
   return op == Opcode::kWhile || op == Opcode::kConditional || op == Opcode::kCall ||
@@ -321,13 +325,16 @@ absl::StatusOr<Literal> Evaluate(const Computation& computation,
       }
       if (instr.opcode() == Opcode::kSetDimensionSize) NoteRuntimeDimensionSize(instr, operands, device);
       const bool profiled = device.profiler != nullptr && !profile_suspended;
-      double start = 0, outer_nested = 0;
+      double start = 0, outer_nested = 0, outer_wait = 0, wait_start = 0;
       int64_t read = 0;
       if (profiled) {
         // Counted before the kernel: it may take donated operands.
         for (const Literal* o : operands) read += LiteralBytes(*o);
         outer_nested = profile_nested_seconds;
         profile_nested_seconds = 0;
+        outer_wait = profile_nested_wait;
+        profile_nested_wait = 0;
+        wait_start = CollectiveWaitSeconds();
         profile_suspended = !CallsAreProfiled(instr.opcode());
         start = NowSeconds();
       }
@@ -344,10 +351,13 @@ absl::StatusOr<Literal> Evaluate(const Computation& computation,
       }
       if (profiled) {
         const double elapsed = NowSeconds() - start;
+        const double waited = CollectiveWaitSeconds() - wait_start;
+        const double own_wait = std::max(0.0, waited - profile_nested_wait);
         profile_suspended = false;
-        device.profiler->Record(instr, elapsed - profile_nested_seconds, read,
-                                r.ok() ? LiteralBytes(*r) : 0);
+        device.profiler->Record(instr, elapsed - profile_nested_seconds - own_wait, read,
+                                r.ok() ? LiteralBytes(*r) : 0, own_wait);
         profile_nested_seconds = outer_nested + elapsed;
+        profile_nested_wait = outer_wait + waited;
       }
       if (!r.ok()) {
         // Errors from nested computations already name their instruction.
@@ -572,6 +582,8 @@ absl::StatusOr<RunResult> Executable::Run(absl::Span<const Literal> args,
       return Evaluate(c, ptrs, owned, dev);
     };
   }
+  // Bounds count the devices that share the cores with device 0.
+  if (options.profiler != nullptr && first == 0) options.profiler->SetSharing(SharingOf(local));
   const double run_start = NowSeconds();
   if (devices == 1) {
     results[0] = Evaluate(*entry, arg_ptrs, donated, device[0]);

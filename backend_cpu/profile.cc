@@ -1,13 +1,36 @@
 #include "backend_cpu/profile.h"
 
+#include <sched.h>
+
 #include <algorithm>
+#include <thread>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "backend_cpu/thread_pool.h"
 #include "ir/cost_model.h"
 #include "ir/printer.h"
 
 namespace hlo::cpu {
+
+double DeviceSharing::BoundScale() const {
+  if (devices <= 1 || cores <= 0) return 1;
+  const double used = std::min(std::max(pool_threads, 1), cores);
+  return std::max(1.0, static_cast<double>(devices) * used / cores);
+}
+
+DeviceSharing SharingOf(int64_t devices) {
+  DeviceSharing s;
+  s.devices = std::max<int64_t>(1, devices);
+  s.pool_threads = ThreadPoolWidth();
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  int cores = 0;
+  if (sched_getaffinity(0, sizeof(set), &set) == 0) cores = CPU_COUNT(&set);
+  if (cores <= 0) cores = static_cast<int>(std::thread::hardware_concurrency());
+  s.cores = std::max(1, cores);
+  return s;
+}
 
 bool IsViewOrControl(Opcode op) {
   switch (op) {
@@ -19,6 +42,11 @@ bool IsViewOrControl(Opcode op) {
     case Opcode::kWhile:
     case Opcode::kConditional:
     case Opcode::kCall:
+    // An async pair hands its wrapped op's operands and result through (its
+    // computation's instructions are rows of their own).
+    case Opcode::kAsyncStart:
+    case Opcode::kAsyncUpdate:
+    case Opcode::kAsyncDone:
     case Opcode::kAfterAll:
     case Opcode::kAddDependency:
     case Opcode::kOptimizationBarrier:
@@ -77,11 +105,12 @@ OpCost ProfileCost(const Instruction& instr) {
 }  // namespace
 
 void Profiler::Record(const Instruction& instr, double seconds, int64_t bytes_read,
-                      int64_t bytes_written) {
+                      int64_t bytes_written, double wait_seconds) {
   InstructionProfile& row = rows_[&instr];
   row.instr = &instr;
   ++row.count;
   row.seconds += seconds;
+  row.wait_seconds += wait_seconds;
   if (IsViewOrControl(instr.opcode())) return;  // no traffic of its own in a plan
   MinimalTraffic(instr, &bytes_read, &bytes_written);
   row.bytes_read += static_cast<double>(bytes_read);
@@ -96,7 +125,8 @@ void Profiler::Record(const Instruction& instr, double seconds, int64_t bytes_re
   if (rates_.bytes_per_second > 0)
     bound = static_cast<double>(bytes_read + bytes_written) / rates_.bytes_per_second;
   if (rates_.flops_per_second > 0) bound = std::max(bound, cost.flops / rates_.flops_per_second);
-  row.bound_seconds += bound;
+  // The other devices run at the same time on the same cores.
+  row.bound_seconds += bound * sharing_.BoundScale();
 }
 
 std::vector<InstructionProfile> Profiler::SortedRows() const {
@@ -130,8 +160,11 @@ std::string FormatProfile(const Profiler& p, int64_t limit) {
   const std::vector<InstructionProfile> rows = p.SortedRows();
   const double runs = std::max<int64_t>(1, p.runs());
   const double run = p.run_seconds() / runs;
-  const double in_ops = Sum(rows, &InstructionProfile::seconds) / runs;
+  const double wait = Sum(rows, &InstructionProfile::wait_seconds) / runs;
+  const double in_ops = Sum(rows, &InstructionProfile::seconds) / runs + wait;
   const double bound = Sum(rows, &InstructionProfile::bound_seconds) / runs;
+  const DeviceSharing& sharing = p.sharing();
+  const bool several = sharing.devices > 1;
   std::string out = absl::StrFormat(
       "profile of device 0, %d run%s: %s ms per run, %s ms in instructions, %s ms outside any "
       "(scheduling, copies between ops, allocation)\n"
@@ -140,18 +173,33 @@ std::string FormatProfile(const Profiler& p, int64_t limit) {
       p.runs(), p.runs() == 1 ? "" : "s", Ms(run), Ms(in_ops), Ms(std::max(0.0, run - in_ops)),
       p.rates().bytes_per_second / 1e9, p.rates().flops_per_second / 1e9, p.rates().source,
       Ms(bound), bound > 0 ? run / bound : 0.0);
-  absl::StrAppend(&out, absl::StrFormat("%5s %6s %10s %10s %6s %10s %8s %9s %10s %7s  %s\n", "rank",
-                                        "share", "ms/run", "bound ms", "x bnd", "MB r+w", "GB/s",
-                                        "GFLOP/s", "count/run", "opcode", "instruction"));
+  // Several devices: each is a thread of its own on the same cores, and
+  // device 0 waits for the others at every collective.
+  if (several)
+    absl::StrAppend(
+        &out, absl::StrFormat(
+                  "devices: %d running at once on %d core%s (pool of %d thread%s each): bounds "
+                  "are %.2fx the one-device bound; %s ms per run waiting for other devices "
+                  "(wait ms, not in ms/run)\n",
+                  sharing.devices, sharing.cores, sharing.cores == 1 ? "" : "s",
+                  sharing.pool_threads, sharing.pool_threads == 1 ? "" : "s",
+                  sharing.BoundScale(), Ms(wait)));
+  absl::StrAppend(&out, absl::StrFormat("%5s %6s %10s ", "rank", "share", "ms/run"),
+                  several ? absl::StrFormat("%10s ", "wait ms") : "",
+                  absl::StrFormat("%10s %6s %10s %8s %9s %10s %7s  %s\n", "bound ms", "x bnd",
+                                  "MB r+w", "GB/s", "GFLOP/s", "count/run", "opcode",
+                                  "instruction"));
   int64_t shown = 0;
   for (const InstructionProfile& r : rows) {
     if (limit > 0 && shown >= limit) break;
     ++shown;
     const double bytes = r.bytes_read + r.bytes_written;
     absl::StrAppend(
-        &out, absl::StrFormat(
-                  "%5d %5.1f%% %10s %10s %6s %10.2f %8s %9s %10.4g %7s  %%%s %s\n", shown,
-                  run > 0 ? 100 * r.seconds / runs / run : 0.0, Ms(r.seconds / runs),
+        &out,
+        absl::StrFormat("%5d %5.1f%% %10s ", shown, run > 0 ? 100 * r.seconds / runs / run : 0.0,
+                        Ms(r.seconds / runs)),
+        several ? absl::StrFormat("%10s ", Ms(r.wait_seconds / runs)) : "",
+        absl::StrFormat("%10s %6s %10.2f %8s %9s %10.4g %7s  %%%s %s\n",
                   Ms(r.bound_seconds / runs),
                   r.bound_seconds > 0 ? absl::StrFormat("%.1f", r.seconds / r.bound_seconds) : "-",
                   bytes / runs / 1e6, Rate(bytes, r.seconds, 1e9),
@@ -188,23 +236,31 @@ std::string ProfileJson(const Profiler& p) {
   const double runs = std::max<int64_t>(1, p.runs());
   std::string out = absl::StrFormat(
       "{\n  \"runs\": %d,\n  \"seconds_per_run\": %.17g,\n  \"seconds_in_instructions_per_run\": "
-      "%.17g,\n  \"bound_seconds_per_run\": %.17g,\n  \"machine\": {\"bytes_per_second\": %.17g, "
+      "%.17g,\n  \"wait_seconds_per_run\": %.17g,\n  \"bound_seconds_per_run\": %.17g,\n  "
+      "\"devices\": {\"count\": %d, \"cores\": %d, \"pool_threads\": %d, \"bound_scale\": "
+      "%.17g},\n  \"machine\": {\"bytes_per_second\": %.17g, "
       "\"flops_per_second\": %.17g, \"source\": %s},\n  \"instructions\": [",
-      p.runs(), p.run_seconds() / runs, Sum(rows, &InstructionProfile::seconds) / runs,
-      Sum(rows, &InstructionProfile::bound_seconds) / runs, p.rates().bytes_per_second,
-      p.rates().flops_per_second, JsonString(p.rates().source));
+      p.runs(), p.run_seconds() / runs,
+      (Sum(rows, &InstructionProfile::seconds) + Sum(rows, &InstructionProfile::wait_seconds)) /
+          runs,
+      Sum(rows, &InstructionProfile::wait_seconds) / runs,
+      Sum(rows, &InstructionProfile::bound_seconds) / runs, p.sharing().devices,
+      p.sharing().cores, p.sharing().pool_threads, p.sharing().BoundScale(),
+      p.rates().bytes_per_second, p.rates().flops_per_second, JsonString(p.rates().source));
   for (size_t i = 0; i < rows.size(); ++i) {
     const InstructionProfile& r = rows[i];
     absl::StrAppend(
         &out, i ? "," : "",
         absl::StrFormat(
             "\n    {\"name\": %s, \"opcode\": %s, \"shape\": %s, \"line\": %d, "
-            "\"count_per_run\": %.17g, \"seconds_per_run\": %.17g, \"bound_seconds_per_run\": "
+            "\"count_per_run\": %.17g, \"seconds_per_run\": %.17g, \"wait_seconds_per_run\": "
+            "%.17g, \"bound_seconds_per_run\": "
             "%.17g, \"bytes_read_per_run\": %.17g, \"bytes_written_per_run\": %.17g, "
             "\"flops_per_run\": %.17g, \"transcendentals_per_run\": %.17g}",
             JsonString(r.instr->name()), JsonString(OpcodeName(r.instr->opcode())),
             JsonString(ShapeToString(r.instr->shape(), false)), r.instr->loc().line,
-            r.count / runs, r.seconds / runs, r.bound_seconds / runs, r.bytes_read / runs,
+            r.count / runs, r.seconds / runs, r.wait_seconds / runs, r.bound_seconds / runs,
+            r.bytes_read / runs,
             r.bytes_written / runs, r.flops / runs, r.transcendentals / runs));
   }
   absl::StrAppend(&out, "\n  ]\n}\n");

@@ -18,12 +18,15 @@ namespace hlo::cpu {
 struct InstructionProfile {
   const Instruction* instr = nullptr;
   int64_t count = 0;        // executions (more than runs inside loops)
-  double seconds = 0;       // exclusive: time in called computations excluded
+  double seconds = 0;       // exclusive: time in called computations excluded,
+                            // and time waiting for other devices (below)
+  double wait_seconds = 0;  // blocked until peers arrived (collectives, recv-done)
   double bytes_read = 0;    // operand bytes, summed over executions
   double bytes_written = 0; // result bytes, summed over executions
   double flops = 0;         // ir/cost_model.h, summed over executions
   double transcendentals = 0;
-  double bound_seconds = 0; // summed lower bound (0 for views and control flow)
+  double bound_seconds = 0; // summed lower bound (0 for views and control flow),
+                            // scaled by Profiler::bound_scale()
   OpCost cost;              // of one execution (ir/cost_model.h)
 };
 
@@ -34,14 +37,35 @@ struct MachineRates {
   std::string source;           // "measured", "cached (FILE)", "given"
 };
 
+// How the devices of a run share the machine: each device is a thread of
+// its own, all running at once on `cores` cores, each also using the
+// thread pool (`pool_threads` wide, the width the rates were measured at).
+struct DeviceSharing {
+  int64_t devices = 1;   // devices of this process
+  int pool_threads = 1;
+  int cores = 1;         // usable by this process
+  // Device 0 gets at most cores / devices of the machine while all run,
+  // where the rates assume min(pool_threads, cores): its bounds grow by
+  // devices * min(pool_threads, cores) / cores (at least 1).
+  double BoundScale() const;
+};
+// This process's sharing for `devices` devices: ThreadPoolWidth() and the
+// cores the process may run on (its CPU affinity).
+DeviceSharing SharingOf(int64_t devices);
+
 // Collects the profile of device 0. Not thread-safe: only device 0's own
 // thread records (instructions run inside other ops' pool threads, e.g.
 // reducers, are part of their op's time).
 class Profiler {
  public:
   explicit Profiler(MachineRates rates) : rates_(rates) {}
+  // Set by the executor before a run's devices start.
+  void SetSharing(const DeviceSharing& sharing) { sharing_ = sharing; }
+  const DeviceSharing& sharing() const { return sharing_; }
+  // `seconds` excludes `wait_seconds`, the time the instruction was blocked
+  // waiting for other devices.
   void Record(const Instruction& instr, double seconds, int64_t bytes_read,
-              int64_t bytes_written);
+              int64_t bytes_written, double wait_seconds = 0);
   // One whole run of the module (wall time), for the share of each row and
   // the time outside any instruction.
   void AddRun(double seconds) {
@@ -57,6 +81,7 @@ class Profiler {
 
  private:
   MachineRates rates_;
+  DeviceSharing sharing_;
   absl::flat_hash_map<const Instruction*, InstructionProfile> rows_;
   double run_seconds_ = 0;
   int64_t runs_ = 0;
@@ -64,7 +89,8 @@ class Profiler {
 
 // A lower bound of zero: values passed by reference in a compiled plan
 // (parameters, constants, tuples, get-tuple-element, bitcasts) and control
-// flow, whose bodies are profiled instruction by instruction.
+// flow (incl. async-start/-update/-done), whose bodies are profiled
+// instruction by instruction.
 bool IsViewOrControl(Opcode op);
 
 // The top `limit` rows (0 = all) as a table, times per run.
