@@ -145,6 +145,9 @@ const Literal& RowMajor(const Literal& lit, Literal* storage);
 Literal RowMajorLiteral(const Shape& shape);
 // The same with unspecified contents, for kernels that write every element.
 Literal RowMajorUninitialized(const Shape& shape);
+// memcpy of `bytes` bytes in 1 MiB blocks over the thread pool (bitcast
+// and collective copies: no zero fill, no per-element work).
+void CopyBytesOnPool(uint8_t* dst, const uint8_t* src, size_t bytes);
 // Row-major strides (in elements) of `dims`.
 std::vector<int64_t> RowMajorStrides(absl::Span<const int64_t> dims);
 // Puts OpenBLAS (BLAS and its LAPACK) in single-threaded mode, once per

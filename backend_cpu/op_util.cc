@@ -1,6 +1,8 @@
 // Helpers shared by the op families (see op_eval.h).
 #include <cblas.h>
 
+#include <algorithm>
+#include <cstring>
 #include <mutex>
 
 #include "absl/strings/str_cat.h"
@@ -67,6 +69,17 @@ Literal RowMajorUninitialized(const Shape& shape) {
   Shape s = shape;
   if (s.IsArray()) s.set_layout(RowMajorLayout(s.rank()));
   return Literal::Uninitialized(s);
+}
+
+void CopyBytesOnPool(uint8_t* dst, const uint8_t* src, size_t bytes) {
+  constexpr size_t kBlock = 1 << 20;
+  ParallelFor(static_cast<int64_t>((bytes + kBlock - 1) / kBlock), 1,
+              [&](int64_t begin, int64_t end) {
+                for (int64_t b = begin; b < end; ++b) {
+                  const size_t at = static_cast<size_t>(b) * kBlock;
+                  std::memcpy(dst + at, src + at, std::min(kBlock, bytes - at));
+                }
+              });
 }
 
 std::vector<int64_t> RowMajorStrides(absl::Span<const int64_t> dims) {

@@ -22,6 +22,7 @@
 #include "absl/strings/str_join.h"
 #include "backend_cpu/collective_groups.h"
 #include "backend_cpu/collectives.h"
+#include "backend_cpu/donation.h"
 #include "backend_cpu/elementwise_kernels.h"
 #include "backend_cpu/op_eval.h"
 #include "backend_cpu/thread_pool.h"
@@ -257,6 +258,74 @@ Split SplitOf(const Shape& shape, int64_t dim) {
   return s;
 }
 
+// The same geometry in the physical (major-to-minor) order of an untiled
+// layout: the literal's bytes split along `dim` as they are stored.
+Split PhysicalSplitOf(const Shape& shape, int64_t dim) {
+  const auto& m2m = shape.layout().minor_to_major;
+  const int64_t rank = shape.rank();
+  Split s;
+  s.dim_size = shape.dim(dim);
+  s.inner_bytes = PrimitiveTypeByteSize(shape.element_type());
+  bool inner = true;  // walking from the most minor dimension up to `dim`
+  for (int64_t i = 0; i < rank; ++i) {
+    const int64_t d = m2m[i];
+    if (d == dim) {
+      inner = false;
+    } else if (inner) {
+      s.inner_bytes *= shape.dim(d);
+    } else {
+      s.outer *= shape.dim(d);
+    }
+  }
+  return s;
+}
+
+// Both arrays have one untiled layout that names every dimension, so their
+// bytes can be split and joined without relayout.
+bool SameUntiledLayout(const Shape& a, const Shape& b) {
+  return a.IsArray() && b.IsArray() && a.rank() == b.rank() && a.layout().tiles.empty() &&
+         static_cast<int64_t>(a.layout().minor_to_major.size()) == a.rank() &&
+         a.layout().minor_to_major == b.layout().minor_to_major &&
+         b.layout().tiles.empty();
+}
+
+// A copy of an array literal (same layout) without zero fill or
+// per-element work.
+Literal CopyOnPool(const Literal& lit) {
+  Literal out = Literal::Uninitialized(lit.shape());
+  CopyBytesOnPool(out.data(), lit.data(), std::min(out.size_bytes(), lit.size_bytes()));
+  return out;
+}
+
+// all-to-all's result from the members' contributions (geometry `s` of
+// their storage): for every outer block, chunk k of the split dimension is
+// chunk `me` of member k. Each chunk is copied once, by blocks of at most
+// 256 KiB over the pool; `out` (unspecified contents) is in that storage
+// order and converted to `layout` at the end (a move when it already is).
+Literal ConcatChunks(const std::vector<Literal>& contributions, const Split& s, int64_t parts,
+                     int64_t me, Literal out, const Layout& layout) {
+  const int64_t chunk = s.dim_size / parts * s.inner_bytes;  // bytes of one chunk per outer
+  const int64_t row = s.dim_size * s.inner_bytes;
+  constexpr int64_t kPiece = 256 << 10;
+  const int64_t pieces = std::max<int64_t>(1, (chunk + kPiece - 1) / kPiece);
+  uint8_t* dst = out.data();
+  ParallelFor(s.outer * parts * pieces,
+              std::max<int64_t>(1, kPiece / std::max<int64_t>(1, chunk)),
+              [&](int64_t begin, int64_t end) {
+                for (int64_t u = begin; u < end; ++u) {
+                  const int64_t piece = u % pieces;
+                  const int64_t k = u / pieces % parts;
+                  const int64_t o = u / pieces / parts;
+                  const int64_t at = piece * kPiece;
+                  const int64_t n = std::min(kPiece, chunk - at);
+                  if (n <= 0) continue;
+                  std::memcpy(dst + o * row + k * chunk + at,
+                              contributions[k].data() + o * row + me * chunk + at, n);
+                }
+              });
+  return ToLayout(std::move(out), layout);
+}
+
 absl::StatusOr<int64_t> OneDimension(const Instruction& instr, const Shape& operand) {
   const auto* dims = instr.GetAttr<std::vector<int64_t>>("dimensions");
   if (dims == nullptr || dims->size() != 1)
@@ -435,29 +504,43 @@ absl::StatusOr<Literal> AllToAll(const Instruction& instr, absl::Span<const Lite
   if (ops.size() != 1) return OpError(instr, "with a split dimension expects one operand");
   absl::StatusOr<int64_t> dim = OneDimension(instr, ops[0]->shape());
   if (!dim.ok()) return dim.status();
-  const Shape& in = ops[0]->shape();
+  const Shape in = ops[0]->shape();  // a copy: the operand may be taken below
   if (in.dim(*dim) % parts != 0)
     return OpError(instr, absl::StrCat("split dimension ", *dim, " of ", ShapeToString(in, false),
                                        " is not divisible by the ", parts, " participants"));
   if (!instr.shape().IsArray() || instr.shape().dims() != in.dims())
     return OpError(instr, "the result must have the operand's dimensions");
-  absl::StatusOr<Contributions> all = Exchange(instr, ctx, *group, RowMajorCopy(*ops[0]));
+  // In the operand's own physical order when the result has the same
+  // untiled layout (XLA's SPMD all-to-alls split a major dimension of a
+  // transposed layout): every chunk is then copied once, no relayout on
+  // either side. Otherwise through row-major copies.
+  const bool physical = SameUntiledLayout(in, instr.shape());
+  Literal mine;
+  if (!physical) {
+    mine = RowMajorCopy(*ops[0]);
+  } else if (DonatedOperand(0) != nullptr) {
+    mine = TakeDonated(0);  // the operand dies here: contribute it as it is
+  } else {
+    mine = CopyOnPool(*ops[0]);
+  }
+  absl::StatusOr<Contributions> all = Exchange(instr, ctx, *group, std::move(mine));
   if (!all.ok()) return all.status();
-  const Split s = SplitOf(in, *dim);
-  const int64_t chunk = s.dim_size / parts * s.inner_bytes;  // bytes of one chunk per outer
-  const int64_t row = s.dim_size * s.inner_bytes;
-  const int64_t me = group->position;
-  Literal out = RowMajorLiteral(instr.shape());
-  uint8_t* dst = out.data();
   const std::vector<Literal>& contributions = **all;
-  ParallelFor(s.outer, std::max<int64_t>(1, 65536 / std::max<int64_t>(1, row)),
-              [&](int64_t begin, int64_t end) {
-                for (int64_t o = begin; o < end; ++o)
-                  for (int64_t k = 0; k < parts; ++k)
-                    std::memcpy(dst + o * row + k * chunk,
-                                contributions[k].data() + o * row + me * chunk, chunk);
-              });
-  return ToLayout(std::move(out), instr.shape().layout());
+  // Contributions from another process arrive in their sender's layout.
+  bool all_physical = physical;
+  for (const Literal& c : contributions)
+    all_physical = all_physical && c.shape().IsArray() && c.shape().layout() == in.layout() &&
+                   c.size_bytes() == contributions[group->position].size_bytes();
+  if (physical && !all_physical) {
+    std::vector<Literal> row_major;
+    for (const Literal& c : contributions) row_major.push_back(RowMajorCopy(c));
+    return ConcatChunks(row_major, SplitOf(in, *dim), parts, group->position,
+                        RowMajorUninitialized(instr.shape()), instr.shape().layout());
+  }
+  const Split s = physical ? PhysicalSplitOf(in, *dim) : SplitOf(in, *dim);
+  Literal out = physical ? Literal::Uninitialized(instr.shape()) : RowMajorUninitialized(instr.shape());
+  return ConcatChunks(contributions, s, parts, group->position, std::move(out),
+                      instr.shape().layout());
 }
 
 // ---------------------------------------------------------------------------
