@@ -29,6 +29,26 @@ absl::StatusOr<Literal> CallAttr(const Instruction& instr, absl::string_view att
   return ConformLayouts(*std::move(r), instr.shape());
 }
 
+// A fusion run op by op through its computation. When every operand dies
+// here the computation owns them (ctx.call_owned), so its bitcasts and
+// in-place ops reuse their buffers: an all-to-all's result bitcast and
+// transposed in one fusion is not copied first.
+absl::StatusOr<Literal> CallFusion(const Instruction& instr, absl::Span<const Literal* const> ops,
+                                   OpContext& ctx) {
+  bool all_donated = !ops.empty() && static_cast<bool>(ctx.call_owned);
+  // (A value in two operand slots is donated in its last slot only.)
+  for (size_t j = 0; j < ops.size() && all_donated; ++j)
+    all_donated = DonatedOperand(j) != nullptr;
+  if (!all_donated) return CallAttr(instr, "calls", ops, ctx);
+  absl::StatusOr<const Computation*> c = Called(instr, "calls");
+  if (!c.ok()) return c.status();
+  std::vector<Literal> owned;
+  for (size_t j = 0; j < ops.size(); ++j) owned.push_back(TakeDonated(j));
+  absl::StatusOr<Literal> r = ctx.call_owned(**c, absl::MakeSpan(owned));
+  if (!r.ok()) return r.status();
+  return ConformLayouts(*std::move(r), instr.shape());
+}
+
 absl::StatusOr<bool> PredValue(const Instruction& instr, const Literal& pred) {
   if (!pred.shape().IsScalar() || pred.shape().element_type() != PrimitiveType::PRED)
     return OpError(instr, "the condition must return pred[]");
@@ -128,15 +148,21 @@ absl::StatusOr<Literal> GetTupleElement(const Instruction& instr,
 }
 
 // bitcast reinterprets the physical buffer: same bytes, new shape/layout.
+// An operand that dies here keeps its buffer under the new shape (XLA's
+// bitcast is a view); otherwise the bytes are copied once, by blocks over
+// the pool, into storage that is not zero-filled first.
 absl::StatusOr<Literal> Bitcast(const Instruction& instr, absl::Span<const Literal* const> ops) {
   const Literal& in = *ops[0];
   if (!in.shape().IsArray() || !instr.shape().IsArray())
     return OpError(instr, "bitcast of a non-array");
-  Literal out(instr.shape());
+  // (ReuseStorageAs leaves the operand as it was when the sizes differ.)
+  if (DonatedOperand(0) != nullptr && DonatedOperand(0)->ReuseStorageAs(instr.shape()))
+    return TakeDonated(0);
+  Literal out = Literal::Uninitialized(instr.shape());
   if (out.size_bytes() != in.size_bytes())
     return OpError(instr, absl::StrCat("bitcast changes the buffer size (", in.size_bytes(),
                                        " bytes to ", out.size_bytes(), ")"));
-  if (out.size_bytes() > 0) std::memcpy(out.data(), in.data(), out.size_bytes());
+  CopyBytesOnPool(out.data(), in.data(), out.size_bytes());
   return out;
 }
 
@@ -148,11 +174,26 @@ absl::StatusOr<Literal> AsyncStart(const Instruction& instr, absl::Span<const Li
     return OpError(instr, "async-start shape must be ((operands), result, ...)");
   absl::StatusOr<const Computation*> c = Called(instr, "calls");
   if (!c.ok()) return c.status();
-  absl::StatusOr<Literal> r = ctx.call(**c, ops);
+  // Operands that die here are taken now (before the call, as donation.h
+  // requires) and moved into element 0 afterwards instead of copied.
+  std::vector<Literal> taken(ops.size());
+  std::vector<const Literal*> args(ops.begin(), ops.end());
+  for (size_t j = 0; j < ops.size(); ++j)
+    if (DonatedOperand(j) != nullptr) {
+      taken[j] = TakeDonated(j);
+      args[j] = &taken[j];
+    }
+  absl::StatusOr<Literal> r = ctx.call(**c, args);
   if (!r.ok()) return r.status();
   std::vector<Literal> elems;
   std::vector<Literal> operands;
-  for (const Literal* op : ops) operands.push_back(*op);
+  for (size_t j = 0; j < ops.size(); ++j) {
+    if (args[j] == &taken[j]) {
+      operands.push_back(std::move(taken[j]));
+    } else {
+      operands.push_back(*ops[j]);
+    }
+  }
   elems.push_back(shape.tuple_shapes()[0].IsTuple() ? Literal::MakeTuple(std::move(operands))
                   : operands.empty()                 ? Literal(shape.tuple_shapes()[0])
                                                      : std::move(operands[0]));
@@ -217,7 +258,7 @@ absl::StatusOr<Literal> EvalControl(const Instruction& instr,
       // executor converts the result, precision_conform.h).
       if (plan != nullptr && SameElementTypes(instr.shape(), fused->root()->shape()))
         return RunFusionPlan(*plan, instr, ops, ctx);
-      return CallAttr(instr, "calls", ops, ctx);
+      return CallFusion(instr, ops, ctx);
     }
     case Opcode::kWhile:
       return While(instr, ops, ctx);
@@ -238,6 +279,12 @@ absl::StatusOr<Literal> EvalControl(const Instruction& instr,
     case Opcode::kAsyncUpdate:
       return ConformLayouts(*ops[0], instr.shape());
     case Opcode::kAsyncDone:
+      // The start's tuple dies here (its only reader): its result moves out.
+      if (DonatedOperand(0) != nullptr && DonatedOperand(0)->IsTuple() &&
+          DonatedOperand(0)->tuple_elements().size() > 1) {
+        Literal start = TakeDonated(0);
+        return ConformLayouts(std::move(start.mutable_tuple_elements()[1]), instr.shape());
+      }
       return TupleElementOf(instr, *ops[0], 1);
     case Opcode::kCopyStart:
       return CopyStart(instr, ops);
