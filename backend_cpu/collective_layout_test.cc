@@ -147,5 +147,34 @@ ENTRY main {)", EncodedValue("partition-id", "8,4,6", 1, 2, 0), R"(
   }
 }
 
+TEST(CollectiveAllToAllLayout, AsyncStartOperandReadLater) {
+  // The operand is read after the async pair: it is not handed to the
+  // all-to-all (it does not die at the start) and keeps its values.
+  const std::string hlo = absl::StrCat(R"(
+HloModule m, replica_count=2
+ENTRY main {)", EncodedValue("replica-id", "4,6,8", 0, 1, 2), R"(
+  start = ((s32[4,6,8]), s32[4,6,8]) all-to-all-start(v), replica_groups={{0,1}}, dimensions={0}
+  done = s32[4,6,8] all-to-all-done(start)
+  ROOT both = (s32[4,6,8], s32[4,6,8]) tuple(done, v)
+}
+)");
+  absl::StatusOr<RunResult> run = RunAll(hlo, {}, Devices(2));
+  ASSERT_TRUE(run.ok()) << run.status();
+  for (int d = 0; d < 2; ++d) {
+    const Literal& both = run->results[d];
+    ASSERT_EQ(both.tuple_elements().size(), 2u);
+    ExpectAllToAll(both.tuple_elements()[0], d, 0, absl::StrCat("device ", d));
+    const Literal& op = both.tuple_elements()[1];
+    int64_t mismatches = 0;
+    for (int64_t i0 = 0; i0 < kDims[0]; ++i0)
+      for (int64_t i1 = 0; i1 < kDims[1]; ++i1)
+        for (int64_t i2 = 0; i2 < kDims[2]; ++i2) {
+          const int64_t idx[3] = {i0, i1, i2};
+          mismatches += op.GetInt(op.Slot(idx)) != 1000 * d + 100 * i0 + 10 * i1 + i2;
+        }
+    EXPECT_EQ(mismatches, 0) << "device " << d;
+  }
+}
+
 }  // namespace
 }  // namespace hlo::cpu

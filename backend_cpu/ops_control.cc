@@ -166,6 +166,19 @@ absl::StatusOr<Literal> Bitcast(const Instruction& instr, absl::Span<const Liter
   return out;
 }
 
+// Whether no one reads the operands element of an async-start (or of an
+// async-update passing it on): every user is an async-update or
+// async-done (which read only the result), and it is not a root, whose
+// value the caller gets.
+bool OperandsElementUnread(const Instruction& async) {
+  if (async.parent() == nullptr || async.parent()->root() == &async) return false;
+  for (const Instruction* user : async.users()) {
+    if (user->opcode() == Opcode::kAsyncDone) continue;
+    if (user->opcode() != Opcode::kAsyncUpdate || !OperandsElementUnread(*user)) return false;
+  }
+  return true;
+}
+
 // async-start's value: ((operands...), result, context...).
 absl::StatusOr<Literal> AsyncStart(const Instruction& instr, absl::Span<const Literal* const> ops,
                                    OpContext& ctx) {
@@ -183,17 +196,34 @@ absl::StatusOr<Literal> AsyncStart(const Instruction& instr, absl::Span<const Li
       taken[j] = TakeDonated(j);
       args[j] = &taken[j];
     }
-  absl::StatusOr<Literal> r = ctx.call(**c, args);
-  if (!r.ok()) return r.status();
-  std::vector<Literal> elems;
+  bool hand_over = !ops.empty() && static_cast<bool>(ctx.call_owned) &&
+                   OperandsElementUnread(instr);
+  for (size_t j = 0; j < ops.size() && hand_over; ++j)
+    hand_over = args[j] == &taken[j] && taken[j].shape().IsArray();
   std::vector<Literal> operands;
-  for (size_t j = 0; j < ops.size(); ++j) {
-    if (args[j] == &taken[j]) {
-      operands.push_back(std::move(taken[j]));
-    } else {
-      operands.push_back(*ops[j]);
+  absl::StatusOr<Literal> r;
+  if (hand_over) {
+    // Dying operands that no one reads back from element 0: the wrapped op
+    // owns them (an all-to-all contributes its operand without a copy),
+    // and element 0 gets storage of their shapes that is never read (nor
+    // touched, so it costs no page faults).
+    std::vector<Shape> shapes;
+    for (const Literal& t : taken) shapes.push_back(t.shape());
+    r = ctx.call_owned(**c, absl::MakeSpan(taken));
+    if (!r.ok()) return r.status();
+    for (const Shape& shape : shapes) operands.push_back(Literal::Uninitialized(shape));
+  } else {
+    r = ctx.call(**c, args);
+    if (!r.ok()) return r.status();
+    for (size_t j = 0; j < ops.size(); ++j) {
+      if (args[j] == &taken[j]) {
+        operands.push_back(std::move(taken[j]));
+      } else {
+        operands.push_back(*ops[j]);
+      }
     }
   }
+  std::vector<Literal> elems;
   elems.push_back(shape.tuple_shapes()[0].IsTuple() ? Literal::MakeTuple(std::move(operands))
                   : operands.empty()                 ? Literal(shape.tuple_shapes()[0])
                                                      : std::move(operands[0]));
