@@ -26,6 +26,41 @@ Literal::Literal(const Shape& shape) : shape_(shape) {
   data_.assign(static_cast<size_t>(PhysicalElementCount(shape_)) * element_bytes(), 0);
 }
 
+Literal Literal::View(const Shape& shape, const void* bytes) {
+  Literal out;
+  out.shape_ = shape;
+  out.shape_.FillDefaultLayoutIfMissing();
+  out.view_ = static_cast<const uint8_t*>(bytes);
+  out.view_bytes_ = static_cast<size_t>(PhysicalElementCount(out.shape_)) * out.element_bytes();
+  return out;
+}
+
+Literal::Literal(const Literal& other)
+    : shape_(other.shape_), elided_(other.elided_), data_(other.data_), elements_(other.elements_) {
+  if (other.view_ != nullptr) data_.assign(other.view_, other.view_ + other.view_bytes_);
+}
+
+Literal& Literal::operator=(const Literal& other) {
+  if (this == &other) return *this;
+  shape_ = other.shape_;
+  elided_ = other.elided_;
+  if (other.view_ != nullptr) {
+    data_.assign(other.view_, other.view_ + other.view_bytes_);
+  } else {
+    data_ = other.data_;
+  }
+  view_ = nullptr;
+  view_bytes_ = 0;
+  elements_ = other.elements_;
+  return *this;
+}
+
+void Literal::Materialize() {
+  data_.assign(view_, view_ + view_bytes_);
+  view_ = nullptr;
+  view_bytes_ = 0;
+}
+
 Literal Literal::Uninitialized(const Shape& shape) {
   if (!shape.IsArray()) return Literal(shape);
   Literal out;
@@ -41,7 +76,7 @@ bool Literal::ReuseStorageAs(const Shape& shape) {
   target.FillDefaultLayoutIfMissing();
   const size_t bytes = static_cast<size_t>(PhysicalElementCount(target)) *
                        PrimitiveTypeByteSize(target.element_type());
-  if (bytes != data_.size()) return false;
+  if (view_ != nullptr || bytes != data_.size()) return false;
   shape_ = std::move(target);
   elided_ = false;
   return true;
@@ -59,7 +94,7 @@ Literal Literal::MakeTuple(std::vector<Literal> elements) {
 
 int64_t Literal::physical_count() const {
   int b = element_bytes();
-  return b == 0 ? 0 : static_cast<int64_t>(data_.size()) / b;
+  return b == 0 ? 0 : static_cast<int64_t>(size_bytes()) / b;
 }
 
 Literal Literal::Relayout(const Layout& layout) const {
@@ -92,7 +127,7 @@ Literal Literal::Relayout(const Layout& layout, ParallelRunner run) const {
     const size_t used = static_cast<size_t>(shape_.ElementCount()) * element_bytes();
     if (out.data_.size() > used) std::memset(out.data_.data() + used, 0, out.data_.size() - used);
     StridedCopy(element_bytes(), dims, dst_strides, src_strides)
-        .RunParallel(out.data_.data(), data_.data(), run);
+        .RunParallel(out.data_.data(), data(), run);
     return out;
   }
   Literal out(target);
@@ -101,7 +136,7 @@ Literal Literal::Relayout(const Layout& layout, ParallelRunner run) const {
   std::vector<int64_t> to = PhysicalIndexTable(target);
   int b = element_bytes();
   for (size_t i = 0; i < from.size(); ++i)
-    std::memcpy(out.data_.data() + to[i] * b, data_.data() + from[i] * b, b);
+    std::memcpy(out.data_.data() + to[i] * b, data() + from[i] * b, b);
   return out;
 }
 
@@ -117,7 +152,7 @@ bool Literal::LogicallyEqual(const Literal& other) const {
   std::vector<int64_t> b = PhysicalIndexTable(other.shape_);
   int nb = element_bytes();
   for (size_t i = 0; i < a.size(); ++i)
-    if (std::memcmp(data_.data() + a[i] * nb, other.data_.data() + b[i] * nb, nb) != 0) return false;
+    if (std::memcmp(data() + a[i] * nb, other.data() + b[i] * nb, nb) != 0) return false;
   return true;
 }
 

@@ -24,6 +24,19 @@ class Literal {
   // Zero-filled storage for an array shape (a default layout is filled in if
   // missing); tuples get one zero literal per element.
   explicit Literal(const Shape& shape);
+  // A read-only view of `bytes` as an array of `shape` (the physical
+  // storage of its layout, PhysicalElementCount x element bytes): nothing is
+  // copied (Python's NumPy arguments). The caller keeps the memory alive and
+  // unchanged while the view, or a run reading it, lives. Copies of a view
+  // own their bytes, and the first mutable access to a view (data(), Set*)
+  // copies them in first, so nothing ever writes through a view.
+  static Literal View(const Shape& shape, const void* bytes);
+  Literal(const Literal& other);
+  Literal& operator=(const Literal& other);
+  Literal(Literal&&) noexcept = default;
+  Literal& operator=(Literal&&) noexcept = default;
+  ~Literal() = default;
+  bool is_view() const { return view_ != nullptr; }
   // Storage whose contents are unspecified, for a result that the caller
   // overwrites completely (kernels): skips the zero-fill pass, and leaves
   // the first touch of fresh pages to the (parallel) writer.
@@ -38,9 +51,12 @@ class Literal {
   void set_elided(bool e) { elided_ = e; }
 
   // --- raw physical storage (arrays) ---
-  uint8_t* data() { return data_.data(); }
-  const uint8_t* data() const { return data_.data(); }
-  size_t size_bytes() const { return data_.size(); }
+  uint8_t* data() {
+    if (view_ != nullptr) Materialize();
+    return data_.data();
+  }
+  const uint8_t* data() const { return view_ != nullptr ? view_ : data_.data(); }
+  size_t size_bytes() const { return view_ != nullptr ? view_bytes_ : data_.size(); }
   int64_t physical_count() const;  // element slots in the buffer
   int element_bytes() const { return PrimitiveTypeByteSize(shape_.element_type()); }
 
@@ -51,12 +67,12 @@ class Literal {
   template <typename T>
   T GetRaw(int64_t slot) const {
     T v;
-    std::memcpy(&v, data_.data() + slot * sizeof(T), sizeof(T));
+    std::memcpy(&v, data() + slot * sizeof(T), sizeof(T));
     return v;
   }
   template <typename T>
   void SetRaw(int64_t slot, T v) {
-    std::memcpy(data_.data() + slot * sizeof(T), &v, sizeof(T));
+    std::memcpy(data() + slot * sizeof(T), &v, sizeof(T));
   }
   // Physical slot of a logical multi-index.
   int64_t Slot(absl::Span<const int64_t> index) const { return LinearIndex(shape_, index); }
@@ -111,13 +127,21 @@ class Literal {
     shape_.Clear();
     elided_ = false;
     std::vector<uint8_t, BufferAllocator<uint8_t>>().swap(data_);
+    view_ = nullptr;
+    view_bytes_ = 0;
     std::vector<Literal>().swap(elements_);
   }
 
  private:
   Shape shape_;
   bool elided_ = false;
+  // A view's bytes become owned ones (data_).
+  void Materialize();
+
   std::vector<uint8_t, BufferAllocator<uint8_t>> data_;
+  // Set for a view (View()): the borrowed bytes, read instead of data_.
+  const uint8_t* view_ = nullptr;
+  size_t view_bytes_ = 0;
   std::vector<Literal> elements_;
 };
 

@@ -115,6 +115,43 @@ TEST(ShapeTest, DefaultLayoutCompatibleAndEquality) {
 }
 
 // --- integer storage and wrapping ---
+// A view reads the caller's bytes in place; nothing ever writes through it:
+// copies own their bytes and the first mutable access copies them in.
+TEST(LiteralTest, ViewReadsInPlaceAndNeverWritesThrough) {
+  float bytes[6] = {1, 2, 3, 4, 5, 6};
+  Literal view = Literal::View(Shape::Array(PrimitiveType::F32, {2, 3}), bytes);
+  EXPECT_TRUE(view.is_view());
+  const Literal& read = view;
+  EXPECT_EQ(read.data(), reinterpret_cast<const uint8_t*>(bytes));
+  EXPECT_EQ(read.size_bytes(), sizeof(bytes));
+  EXPECT_EQ(read.physical_count(), 6);
+  EXPECT_EQ(read.GetDouble(read.Slot({1, 2})), 6.0);
+
+  Literal copy = view;  // owns a copy
+  EXPECT_FALSE(copy.is_view());
+  bytes[0] = 10;
+  EXPECT_EQ(copy.GetDouble(0), 1.0);
+  EXPECT_EQ(read.GetDouble(0), 10.0);  // the view follows its bytes
+
+  Literal assigned;
+  assigned = view;
+  EXPECT_FALSE(assigned.is_view());
+  EXPECT_EQ(assigned.GetDouble(0), 10.0);
+
+  view.SetDouble(1, 20.0);  // mutable access: copied in first
+  EXPECT_FALSE(view.is_view());
+  EXPECT_EQ(view.GetDouble(1), 20.0);
+  EXPECT_EQ(view.GetDouble(0), 10.0);
+  EXPECT_EQ(bytes[1], 2.0f);
+  EXPECT_FALSE(view.ReuseStorageAs(Shape::Array(PrimitiveType::F32, {3, 3})));
+  EXPECT_TRUE(view.ReuseStorageAs(Shape::Array(PrimitiveType::F32, {3, 2})));
+
+  Literal moved = Literal::View(Shape::Array(PrimitiveType::F32, {6}), bytes);
+  Literal taken = std::move(moved);  // a move keeps the view
+  EXPECT_TRUE(taken.is_view());
+  EXPECT_TRUE(taken.LogicallyEqual(Literal::View(Shape::Array(PrimitiveType::F32, {6}), bytes)));
+}
+
 TEST(LiteralTest, SetIntWrapsToTypeWidth) {
   struct Case {
     PT t;

@@ -91,13 +91,13 @@ static int BitsBytes(PrimitiveType t) {
 uint64_t Literal::GetFloatBits(int64_t slot) const {
   const int b = element_bytes();
   if (b == 0) return 0;
-  return ReadBits(data_.data() + slot * b, BitsBytes(shape_.element_type()));
+  return ReadBits(data() + slot * b, BitsBytes(shape_.element_type()));
 }
 
 void Literal::SetFloatBits(int64_t slot, uint64_t bits) {
   const int b = element_bytes();
   if (b == 0) return;
-  WriteBits(data_.data() + slot * b, BitsBytes(shape_.element_type()), bits);
+  WriteBits(data() + slot * b, BitsBytes(shape_.element_type()), bits);
 }
 
 double Literal::GetDouble(int64_t slot) const {
@@ -128,7 +128,7 @@ int64_t Literal::GetInt(int64_t slot) const {
   if (t == PrimitiveType::PRED) return GetRaw<uint8_t>(slot) != 0 ? 1 : 0;
   if (IsInteger(t)) {
     const int bits = PrimitiveTypeBitWidth(t);
-    const uint64_t raw = ReadBits(data_.data() + slot * element_bytes(), element_bytes());
+    const uint64_t raw = ReadBits(data() + slot * element_bytes(), element_bytes());
     return WrapInt(static_cast<int64_t>(raw), bits, IsSignedInt(t));
   }
   if (IsFloat(t) || IsComplex(t)) return DoubleToInt64Truncating(GetDouble(slot));
@@ -185,7 +185,7 @@ void Literal::SetInt(int64_t slot, int64_t v) {
   if (IsInteger(t)) {
     const int bits = PrimitiveTypeBitWidth(t);
     const int64_t w = WrapInt(v, bits, IsSignedInt(t));
-    WriteBits(data_.data() + slot * element_bytes(), element_bytes(), static_cast<uint64_t>(w));
+    WriteBits(data() + slot * element_bytes(), element_bytes(), static_cast<uint64_t>(w));
     return;
   }
   switch (t) {
@@ -240,7 +240,7 @@ void Literal::FillDeterministic(uint64_t seed) {
     return;
   }
   if (!shape_.IsArray()) return;
-  std::fill(data_.begin(), data_.end(), 0);
+  if (size_bytes() > 0) std::memset(data(), 0, size_bytes());
   // Values depend on the logical position only: any layout of the same shape
   // gets the same logical values (padding stays zero).
   const std::vector<int64_t> slots = PhysicalIndexTable(shape_);

@@ -122,13 +122,16 @@ py::object Run(const PyModule& m, const py::args& args, std::optional<int> threa
   if (static_cast<int64_t>(args.size()) != entry->num_parameters())
     throw py::type_error(absl::StrCat("the entry computation takes ", entry->num_parameters(), " argument(s), got ",
                                       args.size()));
+  // Arguments that are row-major arrays of the parameter's type are read in
+  // place (views); `arrays` keeps them alive until the run is over.
   std::vector<Literal> lits;
+  std::vector<py::object> arrays;
   for (size_t i = 0; i < args.size(); ++i) {
     const Shape& ps = entry->parameter(static_cast<int64_t>(i))->shape();
     if (!ps.IsArray() || ps.IsTuple())
       throw py::type_error(absl::StrCat("parameter ", i, " has shape ", ShapeToString(ps),
                                         "; only array parameters can be fed from Python"));
-    lits.push_back(ArrayToLiteral(args[i], ps, absl::StrCat("argument ", i)));
+    lits.push_back(ArrayToLiteral(args[i], ps, absl::StrCat("argument ", i), &arrays));
   }
   if (threads.has_value()) {
     if (*threads < 1) throw py::value_error("threads must be >= 1");

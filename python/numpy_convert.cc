@@ -52,7 +52,8 @@ std::vector<py::ssize_t> Dims(const Shape& s) {
 
 }  // namespace
 
-Literal ArrayToLiteral(const py::handle& value, const Shape& shape, const std::string& what) {
+Literal ArrayToLiteral(const py::handle& value, const Shape& shape, const std::string& what,
+                       std::vector<py::object>* keep_alive) {
   py::object np = Numpy();
   py::array in = py::array::ensure(value);
   if (!in) throw py::type_error(absl::StrCat(what, " is not convertible to a NumPy array"));
@@ -74,6 +75,12 @@ Literal ArrayToLiteral(const py::handle& value, const Shape& shape, const std::s
   if (absl::Span<const int64_t>(got) != absl::Span<const int64_t>(shape.dims()))
     throw py::value_error(absl::StrCat(what, ": shape (", absl::StrJoin(got, ", "), ") does not match the parameter ",
                                        ShapeToMessageString(shape)));
+  const size_t bytes = static_cast<size_t>(PhysicalElementCount(Shape::Array(t, shape.dims()))) *
+                       PrimitiveTypeByteSize(t);
+  if (keep_alive != nullptr && !via_float32 && static_cast<size_t>(arr.nbytes()) == bytes) {
+    keep_alive->push_back(arr);
+    return Literal::View(Shape::Array(t, shape.dims()), arr.data());
+  }
   Literal lit(Shape::Array(t, shape.dims()));
   if (via_float32) {
     const float* src = static_cast<const float*>(arr.data());

@@ -11,6 +11,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "ir/literal.h"
 
@@ -18,7 +19,12 @@ namespace hlo::python {
 
 // The literal of `shape` (an array shape) holding `array`'s values.
 // Throws TypeError / ValueError naming `what` (e.g. "argument 0").
-Literal ArrayToLiteral(const pybind11::handle& array, const Shape& shape, const std::string& what);
+// With keep_alive, an array already row-major of the parameter's type is
+// not copied: the literal is a view of its memory (Literal::View) and the
+// array is appended to *keep_alive, which the caller holds until the run
+// that reads the literal is over.
+Literal ArrayToLiteral(const pybind11::handle& array, const Shape& shape, const std::string& what,
+                       std::vector<pybind11::object>* keep_alive = nullptr);
 
 // The element type of a dtype-like: an HLO type name ("f32", "bf16"), a
 // NumPy dtype or anything numpy.dtype() accepts (np.float32, "int64");

@@ -105,6 +105,31 @@ ENTRY %pair (a: s32[2,2]) -> (s32[2,2], pred[2,2]) {
     np.testing.assert_array_equal(t2, a)
 
 
+def test_arguments_are_read_in_place_and_never_changed():
+    """Row-major arguments of the parameter's dtype are not copied in
+    (Literal::View); a run never writes into them, even where it updates a
+    dying value in place, and a result never aliases an argument."""
+    m = hlo.parse("""
+HloModule in_place
+ENTRY %e (x: f32[4], u: f32[1]) -> (f32[4], f32[4]) {
+  %x = f32[4] parameter(0)
+  %u = f32[1] parameter(1)
+  %i = s32[] constant(1)
+  %d = f32[4] dynamic-update-slice(%x, %u, %i)
+  %n = f32[4] negate(%x)
+  ROOT %r = (f32[4], f32[4]) tuple(%d, %x)
+}
+""")
+    x = np.array([1, 2, 3, 4], np.float32)
+    u = np.array([9], np.float32)
+    d, same = hlo.run(m, x, u)
+    np.testing.assert_array_equal(d, [1, 9, 3, 4])
+    np.testing.assert_array_equal(x, [1, 2, 3, 4])
+    np.testing.assert_array_equal(same, x)
+    same[0] = 5
+    assert x[0] == 1
+
+
 def test_results_are_arrays_over_the_result_buffers():
     """No copy on the way out: each result array views its literal's buffer
     (kept alive by the array's base); other layouts are relaid once."""
