@@ -101,17 +101,24 @@ bool HoldsDevice0() {
   return p == nullptr || p->process() == 0;
 }
 
-absl::Status WriteDeviceOutputs(const std::string& dir, const cpu::RunResult& result) {
+absl::Status WritePerDevice(const std::string& dir, const char* flag, const cpu::RunResult& result,
+                            size_t devices,
+                            const std::function<absl::Status(const std::string&, size_t)>& write) {
   if (mkdir(dir.c_str(), 0777) != 0 && errno != EEXIST)
     return absl::InvalidArgumentError(
-        absl::StrCat("--output-dir: cannot create '", dir, "': ", std::strerror(errno)));
-  for (size_t i = 0; i < result.results.size(); ++i) {
+        absl::StrCat("--", flag, ": cannot create '", dir, "': ", std::strerror(errno)));
+  for (size_t i = 0; i < devices; ++i) {
     const int64_t device = result.first_device + static_cast<int64_t>(i);
-    absl::Status st = WriteNpyDir(absl::StrCat(dir, "/device-", device),
-                                  FlattenLeaves({&result.results[i]}), "output-dir");
-    if (!st.ok()) return st;
+    if (absl::Status st = write(absl::StrCat(dir, "/device-", device), i); !st.ok()) return st;
   }
   return absl::OkStatus();
+}
+
+absl::Status WriteDeviceOutputs(const std::string& dir, const cpu::RunResult& result) {
+  return WritePerDevice(dir, "output-dir", result, result.results.size(),
+                        [&](const std::string& subdir, size_t i) {
+                          return WriteNpyDir(subdir, FlattenLeaves({&result.results[i]}), "output-dir");
+                        });
 }
 
 int64_t RunsSoFar() {

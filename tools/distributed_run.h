@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 
 #include "absl/status/status.h"
@@ -40,6 +41,13 @@ cpu::ProcessShare Share();
 
 // Whether this process holds device 0 (prints and writes the result).
 bool HoldsDevice0();
+
+// One directory per device this process ran, DIR/device-K (DIR created
+// first; `flag` names the option in errors): `write(subdir, i)` fills the
+// one of the i-th local device (device first_device + i), i < `devices`.
+absl::Status WritePerDevice(const std::string& dir, const char* flag, const cpu::RunResult& result,
+                            size_t devices,
+                            const std::function<absl::Status(const std::string&, size_t)>& write);
 
 // --output-dir with --all-devices: DIR/device-K/0.npy, ... for every device
 // K this process ran.

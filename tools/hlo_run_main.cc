@@ -222,16 +222,11 @@ absl::Status WriteOutfeeds(const Options& opts, const cpu::RunResult& result) {
   if (opts.outfeed_dir.empty()) return absl::OkStatus();
   if (!opts.all_devices)
     return WriteValuesDir(opts.outfeed_dir, result.outfeed(), "outfeed-dir", "outfeed.json", "outfeed");
-  if (mkdir(opts.outfeed_dir.c_str(), 0777) != 0 && errno != EEXIST)
-    return absl::InvalidArgumentError(
-        absl::StrCat("--outfeed-dir: cannot create '", opts.outfeed_dir, "': ", std::strerror(errno)));
-  for (size_t i = 0; i < result.outfeeds.size(); ++i) {
-    const int64_t device = result.first_device + static_cast<int64_t>(i);
-    absl::Status st = WriteValuesDir(absl::StrCat(opts.outfeed_dir, "/device-", device), result.outfeeds[i],
-                                     "outfeed-dir", "outfeed.json", "outfeed");
-    if (!st.ok()) return st;
-  }
-  return absl::OkStatus();
+  return distributed::WritePerDevice(opts.outfeed_dir, "outfeed-dir", result, result.outfeeds.size(),
+                                     [&](const std::string& subdir, size_t i) {
+                                       return WriteValuesDir(subdir, result.outfeeds[i], "outfeed-dir",
+                                                             "outfeed.json", "outfeed");
+                                     });
 }
 
 int Run(int argc, char** argv) {
