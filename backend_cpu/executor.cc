@@ -13,11 +13,13 @@
 #include "backend_cpu/collectives.h"
 #include "backend_cpu/custom_call.h"
 #include "backend_cpu/donation.h"
+#include "backend_cpu/dynamic_padding.h"
 #include "backend_cpu/fusion_exec.h"
 #include "backend_cpu/op_eval.h"
 #include "backend_cpu/precision_conform.h"
 #include "backend_cpu/profile.h"
 #include "backend_cpu/transport.h"
+#include "ir/call_graph_copy.h"
 #include "ir/printer.h"
 #include "ir/verifier.h"
 #include "parser/parser.h"
@@ -487,10 +489,23 @@ absl::Status CheckDeviceSplit(const DeviceGrid& grid, int processes) {
       " MPI processes: run a number of processes that divides ", devices));
 }
 
+namespace {
+// Runtime dimension sizes are given meaning on a copy (dynamic_padding.h),
+// so every caller (hlo-run --no-opt, the Python module, tests) gets XLA's
+// values, not only modules that went through -O.
+std::unique_ptr<Module> PaddedCopy(const Module& module) {
+  if (!HasSetDimensionSize(module)) return nullptr;
+  std::unique_ptr<Module> copy = CloneModule(module);
+  PadDynamicDimensions(*copy);
+  return copy;
+}
+}  // namespace
+
 Executable::Executable(const Module& module)
-    : module_(module),
-      program_(std::make_unique<Program>(module)),
-      fusion_plans_(std::make_unique<FusionPlans>(module)) {}
+    : padded_(PaddedCopy(module)),
+      module_(padded_ != nullptr ? *padded_ : module),
+      program_(std::make_unique<Program>(module_)),
+      fusion_plans_(std::make_unique<FusionPlans>(module_)) {}
 
 Executable::~Executable() = default;
 

@@ -101,6 +101,8 @@ class FusionPlans;  // fusion_exec.h
 // by every run (hlo-run --iterations, a service answering many requests)
 // instead of being rebuilt per run. Immutable after construction, so
 // several threads may Run it at once. `module` must outlive it unchanged.
+// A module with set-dimension-size runs as a copy whose reductions and dots
+// ignore the padding past the runtime sizes (dynamic_padding.h).
 class Executable {
  public:
   explicit Executable(const Module& module);
@@ -111,9 +113,11 @@ class Executable {
   // Runs the entry computation as RunModule below does.
   absl::StatusOr<RunResult> Run(absl::Span<const Literal> args,
                                 const RunOptions& options = RunOptions()) const;
+  // The module that runs: the caller's, or its padded copy.
   const Module& module() const { return module_; }
 
  private:
+  std::unique_ptr<Module> padded_;  // set when the module has set-dimension-size
   const Module& module_;
   std::unique_ptr<Program> program_;
   std::unique_ptr<FusionPlans> fusion_plans_;

@@ -111,6 +111,19 @@ XlaOp TupleVS(XlaBuilder* b) {
 void TupleOfVS(XlaBuilder* b) { TupleVS(b); }
 void GetTupleElementOne(XlaBuilder* b) { GetTupleElement(TupleVS(b), 1); }
 
+// The document's dynamic sizes: reductions after SetDimensionSize ignore
+// the elements past the runtime size (5, then 6, of v's 10).
+void SetDimensionSizeReductions(XlaBuilder* b) {
+  XlaComputation add = ScalarComputation(b, "add", F32, Add);
+  XlaComputation mul = ScalarComputation(b, "multiply", F32, Mul);
+  XlaOp v = Parameter(b, 0, Shape::Array(F32, {10}), "v");
+  XlaOp padded_v_five = SetDimensionSize(v, ConstantR0<int32_t>(b, 5), 0);
+  XlaOp padded_v_six = SetDimensionSize(v, ConstantR0<int32_t>(b, 6), 0);
+  Tuple(b, {Reduce(padded_v_five, ConstantR0<float>(b, 0), add, {0}),
+            Reduce(padded_v_five, ConstantR0<float>(b, 1), mul, {0}),
+            Reduce(padded_v_six, ConstantR0<float>(b, 0), add, {0})});
+}
+
 void IotaDim0(XlaBuilder* b) { Iota(b, Shape::Array(S32, {4, 8}), 0); }
 void IotaDim1(XlaBuilder* b) { Iota(b, Shape::Array(S32, {4, 8}), 1); }
 
@@ -298,6 +311,9 @@ std::vector<GoldenExample> OpGoldenExamples() {
       {"sort_three_operands", "operation semantics, Sort: three operands compared by operand0 with less-than",
        SortThreeOperands, {"s32[2] {3, 1}", "s32[2] {42, 50}", "f32[2] {-3, 1.1}"},
        "(s32[2] {1, 3}, s32[2] {50, 42}, f32[2] {1.1, -3})"},
+      {"set_dimension_size_reductions",
+       "operation semantics, SetDimensionSize: sum and product of the first 5, sum of the first 6 of 1..10",
+       SetDimensionSizeReductions, {"f32[10] {1, 2, 3, 4, 5, 6, 7, 8, 9, 10}"}, "(f32[] 15, f32[] 120, f32[] 21)"},
       {"tuple_v_s", "operation semantics, Tuple: t = tuple(v, s)", TupleOfVS,
        {"f32[10] {0, 1, 2, 3, 4, 5, 6, 7, 8, 9}", "s32[] 5"}, "(f32[10] {0, 1, 2, 3, 4, 5, 6, 7, 8, 9}, s32[] 5)"},
       {"while_1000_iterations",

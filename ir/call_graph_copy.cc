@@ -26,4 +26,13 @@ Computation* CopyCallGraph(const Computation* comp, Module& dst, ComputationMap&
   return raw;
 }
 
+std::unique_ptr<Module> CloneModule(const Module& module) {
+  auto copy = std::make_unique<Module>(module.name());
+  copy->header() = module.header();
+  ComputationMap map;
+  for (const Computation* comp : module.computations()) CopyCallGraph(comp, *copy, map);
+  if (module.entry() != nullptr) copy->set_entry(map[module.entry()]);
+  return copy;
+}
+
 }  // namespace hlo

@@ -3,6 +3,7 @@
 // (constant folding) and how hlo-opt --extract builds a standalone one.
 #pragma once
 
+#include <memory>
 #include <string>
 
 #include "absl/container/flat_hash_map.h"
@@ -18,5 +19,9 @@ using ComputationMap = absl::flat_hash_map<const Computation*, Computation*>;
 // were copied before) if `suffix` is not empty, else keeps its name.
 Computation* CopyCallGraph(const Computation* comp, Module& dst, ComputationMap& map,
                            const std::string& suffix = "");
+
+// A deep copy of `module`: header, every computation (names kept, callees
+// before callers) and the entry; not the source text kept for diagnostics.
+std::unique_ptr<Module> CloneModule(const Module& module);
 
 }  // namespace hlo

@@ -14,6 +14,7 @@ std::unique_ptr<Pass> CreateTupleSimplifierPass();              // tuple-simplif
 std::unique_ptr<Pass> CreateCallInlinerPass();                  // call-inliner
 std::unique_ptr<Pass> CreateFlattenCallGraphPass();             // flatten-call-graph
 std::unique_ptr<Pass> CreateComputationDeduplicatorPass();      // computation-deduplicator
+std::unique_ptr<Pass> CreateDynamicPadderPass();                // dynamic-padder
 std::unique_ptr<Pass> CreateZeroSizedHloEliminationPass();      // zero_sized_hlo_elimination
 std::unique_ptr<Pass> CreateConditionalSimplifierPass();        // simplify-conditional
 std::unique_ptr<Pass> CreateSortSimplifierPass();               // simplify-sorts

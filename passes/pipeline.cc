@@ -172,6 +172,9 @@ Pipeline DefaultPipeline() {
   Pipeline p("default");
   // Passes named here but not registered in this build are skipped.
   p.set_skip_unregistered(true);
+  // First, before any rewrite could drop a set-dimension-size: runtime
+  // dimension sizes become masks on a static module.
+  p.AddPass("dynamic-padder");
   p.AddPass("batchnorm_expander");
   p.AddPass("call-inliner");
   p.AddPass("zero_sized_hlo_elimination");

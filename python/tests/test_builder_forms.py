@@ -173,9 +173,9 @@ def test_set_dimension_size(tmp_path):
     av = np.array([1, 2, 3, 4], np.float32)
     got = hlo.run(m, av, np.int32(3))
     np.testing.assert_array_equal(np.asarray(got[0])[:4], av)  # the data is kept
-    # The backend runs static shapes: a bounded dim's size reads as its bound
-    # (docs/ops-data-movement.md, get-dimension-size).
-    assert int(got[1]) == 4
+    # get-dimension-size reads the runtime size set by set-dimension-size
+    # (backend_cpu/dynamic_padding.h), as XLA does.
+    assert int(got[1]) == 3
     with pytest.raises(hlo.HloError):
         ops.set_dimension_size(a, 2, 5)           # no dimension 5
 

@@ -12,7 +12,7 @@ if case == 'ok':
   m = r['modules'][0]
   assert m['ok'] and m['diagnostics'] == [], m
   names = [p['name'] for p in m['passes']]
-  assert names[:3] == ['batchnorm_expander', 'call-inliner', 'zero_sized_hlo_elimination'], names
+  assert names[:4] == ['dynamic-padder', 'batchnorm_expander', 'call-inliner', 'zero_sized_hlo_elimination'], names
   assert all(p['ms'] >= 0 and isinstance(p['changed'], bool) for p in m['passes'])
   assert abs(sum(p['ms'] for p in m['passes']) - m['passes_total_ms']) < 1e-6
   # The cost of the optimized module; the loop still runs 5 times.

@@ -1,0 +1,344 @@
+// Runtime dimension sizes on static shapes: see dynamic_padding.h.
+#include "backend_cpu/dynamic_padding.h"
+
+#include <algorithm>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "absl/strings/str_cat.h"
+
+namespace hlo::cpu {
+namespace {
+
+// Fresh instruction names in one computation: `base`, else `base.1`, ...
+class Namer {
+ public:
+  explicit Namer(const Computation& comp) {
+    for (const Instruction* inst : comp.instructions()) used_.insert(inst->name());
+  }
+  std::string Get(absl::string_view base) {
+    std::string name(base);
+    while (used_.contains(name)) name = absl::StrCat(base, ".", next_[std::string(base)]++ + 1);
+    used_.insert(name);
+    return name;
+  }
+
+ private:
+  absl::flat_hash_set<std::string> used_;
+  absl::flat_hash_map<std::string, int64_t> next_;
+};
+
+void RemoveIfUnused(Instruction* inst) {
+  Computation* comp = inst->parent();
+  if (comp != nullptr && inst->user_count() == 0 && inst != comp->root() &&
+      inst->control_predecessors().empty() && inst->control_successors().empty())
+    (void)comp->RemoveInstruction(inst);
+}
+
+// Per array dimension: the s32 scalar holding its runtime size, or null
+// where the dimension is static (its size is the bound).
+using DimSizes = std::vector<Instruction*>;
+
+std::vector<int64_t> IntList(const Instruction& x, absl::string_view name) {
+  const auto* v = x.GetAttr<std::vector<int64_t>>(name);
+  return v ? *v : std::vector<int64_t>{};
+}
+
+bool AnyDynamic(const DimSizes& s) {
+  for (Instruction* i : s)
+    if (i != nullptr) return true;
+  return false;
+}
+
+class Padder {
+ public:
+  explicit Padder(Computation* comp) : comp_(comp), names_(*comp) {}
+
+  // Rewrites the computation; false if some use of a dynamic dimension
+  // could not be handled.
+  bool Run() {
+    for (Instruction* inst : comp_->MakePostOrder()) Visit(inst);
+    if (const DimSizes* root = Find(comp_->root()); root != nullptr && AnyDynamic(*root)) complete_ = false;
+    return complete_;
+  }
+  bool changed() const { return changed_; }
+  // Instructions whose shapes had a runtime-sized dimension.
+  const absl::flat_hash_map<const Instruction*, DimSizes>& sizes() const { return sizes_; }
+
+ private:
+  const DimSizes* Find(const Instruction* inst) const {
+    auto it = sizes_.find(inst);
+    return it == sizes_.end() ? nullptr : &it->second;
+  }
+
+  void Visit(Instruction* inst) {
+    const Opcode op = inst->opcode();
+    if (op == Opcode::kSetDimensionSize) {
+      SetDimensionSize(inst);
+      return;
+    }
+    bool reads_dynamic = false;
+    for (Instruction* o : inst->operands())
+      if (const DimSizes* s = Find(o); s != nullptr && AnyDynamic(*s)) reads_dynamic = true;
+    if (!reads_dynamic) return;
+    if (!inst->shape().IsArray() && op != Opcode::kReduce) {
+      complete_ = false;
+      return;
+    }
+    switch (op) {
+      case Opcode::kGetDimensionSize: return GetDimensionSize(inst);
+      case Opcode::kBroadcast: return Broadcast(inst);
+      case Opcode::kTranspose: return Transpose(inst);
+      case Opcode::kReshape: return Reshape(inst);
+      case Opcode::kReduce: return Reduce(inst);
+      case Opcode::kDot: return Dot(inst);
+      case Opcode::kCopy:
+      case Opcode::kBitcastConvert:
+        if (inst->operand(0)->shape().rank() == inst->shape().rank()) return Elementwise(inst);
+        complete_ = false;
+        return;
+      default:
+        if (IsElementwise(op) || op == Opcode::kMap) return Elementwise(inst);
+        complete_ = false;
+    }
+  }
+
+  void SetDimensionSize(Instruction* inst) {
+    const Shape& s = inst->shape();
+    const std::vector<int64_t> dims = IntList(*inst, "dimensions");
+    if (!s.IsArray() || dims.size() != 1 || dims[0] < 0 || dims[0] >= s.rank()) {
+      complete_ = false;
+      return;
+    }
+    const DimSizes* in = Find(inst->operand(0));
+    DimSizes out = in != nullptr ? *in : DimSizes(s.rank(), nullptr);
+    out[dims[0]] = inst->operand(1);
+    sizes_[inst] = std::move(out);
+  }
+
+  void GetDimensionSize(Instruction* inst) {
+    const std::vector<int64_t> dims = IntList(*inst, "dimensions");
+    const DimSizes& in = *Find(inst->operand(0));
+    if (dims.size() != 1 || dims[0] < 0 || dims[0] >= static_cast<int64_t>(in.size())) return;
+    Instruction* size = in[dims[0]];
+    if (size == nullptr || !inst->ReplaceAllUsesWith(size).ok()) return;
+    RemoveIfUnused(inst);
+    changed_ = true;
+  }
+
+  // Result dimension i has the size of the same dimension of any operand
+  // of the result's rank (all operands have the same bounds).
+  void Elementwise(Instruction* inst) {
+    const int64_t rank = inst->shape().rank();
+    DimSizes out(rank, nullptr);
+    for (Instruction* o : inst->operands()) {
+      const DimSizes* s = Find(o);
+      if (s == nullptr || static_cast<int64_t>(s->size()) != rank) continue;
+      for (int64_t i = 0; i < rank; ++i)
+        if (out[i] == nullptr) out[i] = (*s)[i];
+    }
+    Record(inst, std::move(out));
+  }
+
+  void Broadcast(Instruction* inst) {
+    const DimSizes& in = *Find(inst->operand(0));
+    const std::vector<int64_t> dims = IntList(*inst, "dimensions");
+    DimSizes out(inst->shape().rank(), nullptr);
+    if (dims.size() != in.size()) {
+      complete_ = false;
+      return;
+    }
+    for (size_t i = 0; i < dims.size(); ++i)
+      if (dims[i] >= 0 && dims[i] < static_cast<int64_t>(out.size())) out[dims[i]] = in[i];
+    Record(inst, std::move(out));
+  }
+
+  void Transpose(Instruction* inst) {
+    const DimSizes& in = *Find(inst->operand(0));
+    const std::vector<int64_t> perm = IntList(*inst, "dimensions");
+    if (perm.size() != in.size()) {
+      complete_ = false;
+      return;
+    }
+    DimSizes out(perm.size(), nullptr);
+    for (size_t i = 0; i < perm.size(); ++i) out[i] = in[perm[i]];
+    Record(inst, std::move(out));
+  }
+
+  // A dynamic dimension survives a (row-major) reshape whole when a result
+  // dimension has its bound and the same number of elements before it; its
+  // padding then sits at the same element positions.
+  void Reshape(Instruction* inst) {
+    const Shape& from = inst->operand(0)->shape();
+    const Shape& to = inst->shape();
+    const DimSizes& in = *Find(inst->operand(0));
+    DimSizes out(to.rank(), nullptr);
+    int64_t before_in = 1;
+    for (int64_t i = 0; i < from.rank(); ++i) {
+      if (in[i] != nullptr) {
+        int64_t before_out = 1;
+        bool found = false;
+        for (int64_t j = 0; j < to.rank() && !found; ++j) {
+          if (before_out == before_in && to.dim(j) == from.dim(i) && out[j] == nullptr) {
+            out[j] = in[i];
+            found = true;
+          }
+          before_out *= to.dim(j);
+        }
+        if (!found) complete_ = false;
+      }
+      before_in *= from.dim(i);
+    }
+    Record(inst, std::move(out));
+  }
+
+  void Reduce(Instruction* inst) {
+    const int64_t n = inst->operand_count() / 2;
+    const std::vector<int64_t> dims = IntList(*inst, "dimensions");
+    const DimSizes* first = nullptr;
+    for (int64_t k = 0; k < n; ++k) {
+      const DimSizes* s = Find(inst->operand(k));
+      if (s == nullptr) continue;
+      if (first == nullptr) first = s;
+      Instruction* x = inst->operand(k);
+      for (int64_t d : dims)
+        if (d >= 0 && d < static_cast<int64_t>(s->size()) && (*s)[d] != nullptr)
+          x = Mask(x, d, (*s)[d], inst->operand(n + k));
+      if (x != inst->operand(k)) inst->ReplaceOperand(k, x);
+    }
+    if (first == nullptr) return;
+    DimSizes kept;
+    for (int64_t d = 0; d < static_cast<int64_t>(first->size()); ++d)
+      if (std::find(dims.begin(), dims.end(), d) == dims.end()) kept.push_back((*first)[d]);
+    if (!AnyDynamic(kept)) return;
+    if (!inst->shape().IsArray()) {  // sizes of tuple results are not followed
+      complete_ = false;
+      return;
+    }
+    Record(inst, std::move(kept));
+  }
+
+  void Dot(Instruction* inst) {
+    DimSizes out;
+    const DimSizes* side[2] = {Find(inst->operand(0)), Find(inst->operand(1))};
+    std::vector<int64_t> batch[2], contracting[2];
+    for (int i = 0; i < 2; ++i) {
+      const std::string name = i == 0 ? "lhs" : "rhs";
+      batch[i] = IntList(*inst, name + "_batch_dims");
+      contracting[i] = IntList(*inst, name + "_contracting_dims");
+    }
+    // Padding in a contracting dimension multiplies by zero.
+    for (int i = 0; i < 2; ++i) {
+      if (side[i] == nullptr) continue;
+      Instruction* x = inst->operand(i);
+      for (int64_t d : contracting[i])
+        if ((*side[i])[d] != nullptr) x = Mask(x, d, (*side[i])[d], Zero(x->shape().element_type()));
+      if (x != inst->operand(i)) inst->ReplaceOperand(i, x);
+    }
+    auto size_of = [&](int i, int64_t d) { return side[i] != nullptr ? (*side[i])[d] : nullptr; };
+    for (size_t k = 0; k < batch[0].size(); ++k) {
+      Instruction* s = size_of(0, batch[0][k]);
+      out.push_back(s != nullptr ? s : size_of(1, batch[1][k]));
+    }
+    for (int i = 0; i < 2; ++i) {
+      const int64_t rank = inst->operand(i)->shape().rank();
+      for (int64_t d = 0; d < rank; ++d) {
+        if (std::find(batch[i].begin(), batch[i].end(), d) != batch[i].end()) continue;
+        if (std::find(contracting[i].begin(), contracting[i].end(), d) != contracting[i].end()) continue;
+        out.push_back(size_of(i, d));
+      }
+    }
+    if (static_cast<int64_t>(out.size()) != inst->shape().rank()) {
+      complete_ = false;
+      return;
+    }
+    Record(inst, std::move(out));
+  }
+
+  void Record(Instruction* inst, DimSizes s) {
+    if (AnyDynamic(s)) sizes_[inst] = std::move(s);
+  }
+
+  Instruction* Zero(PrimitiveType t) {
+    Literal zero(Shape::Scalar(t));
+    auto inst = std::make_unique<Instruction>(Opcode::kConstant, names_.Get("constant"), Shape::Scalar(t));
+    inst->set_literal(std::move(zero));
+    return comp_->AddInstruction(std::move(inst));
+  }
+  Instruction* Add(Opcode op, Shape shape, const std::vector<Instruction*>& operands, absl::string_view base,
+                   std::vector<std::pair<std::string, AttrValue>> attrs = {}) {
+    auto inst = std::make_unique<Instruction>(op, names_.Get(base), std::move(shape));
+    for (Instruction* o : operands) inst->AppendOperand(o);
+    inst->set_attrs(std::move(attrs));
+    return comp_->AddInstruction(std::move(inst));
+  }
+
+  // select(iota(d) < size, x, broadcast(pad)) with x's shape.
+  Instruction* Mask(Instruction* x, int64_t d, Instruction* size, Instruction* pad) {
+    const Shape& xs = x->shape();
+    Shape index_shape = Shape::Array(PrimitiveType::S32, xs.dims());
+    Shape pred_shape = Shape::Array(PrimitiveType::PRED, xs.dims());
+    Shape pad_shape = Shape::Array(xs.element_type(), xs.dims());
+    Instruction* iota = Add(Opcode::kIota, index_shape, {}, "iota",
+                                        {{"iota_dimension", AttrValue(d)}});
+    Instruction* bound = Add(Opcode::kBroadcast, index_shape, {size}, "broadcast",
+                                         {{"dimensions", AttrValue(std::vector<int64_t>{})}});
+    Instruction* inside = Add(Opcode::kCompare, pred_shape, {iota, bound}, "compare",
+                                          {{"direction", AttrValue(std::string("LT"))}});
+    Instruction* fill = Add(Opcode::kBroadcast, pad_shape, {pad}, "broadcast",
+                                        {{"dimensions", AttrValue(std::vector<int64_t>{})}});
+    changed_ = true;
+    Shape masked = xs;  // dimension d holds no padding any more
+    masked.set_dynamic_dim(d, false);
+    return Add(Opcode::kSelect, masked, {inside, x, fill}, "select");
+  }
+
+  Computation* comp_;
+  Namer names_;
+  absl::flat_hash_map<const Instruction*, DimSizes> sizes_;
+  bool complete_ = true;
+  bool changed_ = false;
+};
+
+}  // namespace
+
+bool HasSetDimensionSize(const Module& module) {
+  for (const Computation* comp : module.computations())
+    for (const Instruction* inst : comp->instructions())
+      if (inst->opcode() == Opcode::kSetDimensionSize) return true;
+  return false;
+}
+
+bool PadDynamicDimensions(Module& module) {
+  bool changed = false;
+  for (Computation* comp : module.MakeComputationPostOrder()) {
+    bool has_set = false;
+    for (Instruction* inst : comp->instructions())
+      if (inst->opcode() == Opcode::kSetDimensionSize) has_set = true;
+    if (!has_set) continue;
+    Padder padder(comp);
+    const bool complete = padder.Run();
+    changed |= padder.changed();
+    if (!complete) continue;  // the executor notes the uses left
+    // Every use is handled: the computation becomes static again.
+    for (const auto& [inst, dims] : padder.sizes()) {
+      Instruction* mutable_inst = const_cast<Instruction*>(inst);
+      for (size_t i = 0; i < dims.size(); ++i)
+        if (dims[i] != nullptr) mutable_inst->mutable_shape().set_dynamic_dim(static_cast<int64_t>(i), false);
+    }
+    for (Instruction* inst : comp->MakePostOrder()) {
+      if (inst->opcode() != Opcode::kSetDimensionSize) continue;
+      if (!inst->control_predecessors().empty() || !inst->control_successors().empty()) continue;
+      if (!inst->ReplaceAllUsesWith(inst->operand(0)).ok()) continue;
+      RemoveIfUnused(inst);
+      changed = true;
+    }
+  }
+  return changed;
+}
+
+}  // namespace hlo::cpu
