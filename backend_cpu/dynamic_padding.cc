@@ -165,7 +165,13 @@ class Padder {
       return;
     }
     DimSizes out(perm.size(), nullptr);
-    for (size_t i = 0; i < perm.size(); ++i) out[i] = in[perm[i]];
+    for (size_t i = 0; i < perm.size(); ++i) {
+      if (perm[i] < 0 || perm[i] >= static_cast<int64_t>(in.size())) {
+        complete_ = false;
+        return;
+      }
+      out[i] = in[perm[i]];
+    }
     Record(inst, std::move(out));
   }
 
@@ -230,6 +236,17 @@ class Padder {
       const std::string name = i == 0 ? "lhs" : "rhs";
       batch[i] = IntList(*inst, name + "_batch_dims");
       contracting[i] = IntList(*inst, name + "_contracting_dims");
+      const int64_t rank = inst->operand(i)->shape().rank();
+      for (const std::vector<int64_t>* list : {&batch[i], &contracting[i]})
+        for (int64_t d : *list)
+          if (d < 0 || d >= rank) {  // malformed (the verifier says so): leave it
+            complete_ = false;
+            return;
+          }
+    }
+    if (batch[0].size() != batch[1].size()) {
+      complete_ = false;
+      return;
     }
     // Padding in a contracting dimension multiplies by zero.
     for (int i = 0; i < 2; ++i) {
