@@ -56,23 +56,47 @@ bool AnyDynamic(const DimSizes& s) {
 
 class Padder {
  public:
-  explicit Padder(Computation* comp) : comp_(comp), names_(*comp) {}
+  Padder(Module* module, Computation* comp) : module_(module), comp_(comp), names_(*comp) {}
 
   // Rewrites the computation; false if some use of a dynamic dimension
   // could not be handled.
   bool Run() {
     for (Instruction* inst : comp_->MakePostOrder()) Visit(inst);
-    if (const DimSizes* root = Find(comp_->root()); root != nullptr && AnyDynamic(*root)) complete_ = false;
+    if (ReadsDynamic(comp_->root())) complete_ = false;  // the result keeps its padding
     return complete_;
   }
   bool changed() const { return changed_; }
-  // Instructions whose shapes had a runtime-sized dimension.
-  const absl::flat_hash_map<const Instruction*, DimSizes>& sizes() const { return sizes_; }
+
+  // Once every use is handled: the shapes that had runtime-sized
+  // dimensions become static.
+  void ClearDynamicFlags() {
+    for (const auto& [inst, dims] : sizes_) ClearFlags(const_cast<Instruction*>(inst)->mutable_shape(), dims);
+    for (const auto& [inst, elements] : tuple_sizes_) {
+      Shape& shape = const_cast<Instruction*>(inst)->mutable_shape();
+      for (size_t i = 0; i < elements.size() && static_cast<int64_t>(i) < shape.tuple_size(); ++i)
+        ClearFlags(shape.mutable_tuple_shapes()[i], elements[i]);
+    }
+  }
 
  private:
+  static void ClearFlags(Shape& shape, const DimSizes& dims) {
+    for (size_t i = 0; i < dims.size() && static_cast<int64_t>(i) < shape.rank(); ++i)
+      if (dims[i] != nullptr) shape.set_dynamic_dim(static_cast<int64_t>(i), false);
+  }
+
   const DimSizes* Find(const Instruction* inst) const {
     auto it = sizes_.find(inst);
     return it == sizes_.end() ? nullptr : &it->second;
+  }
+  // Whether `inst`'s value (an array, or a tuple's elements) has a
+  // runtime-sized dimension.
+  bool ReadsDynamic(const Instruction* inst) const {
+    if (const DimSizes* s = Find(inst); s != nullptr && AnyDynamic(*s)) return true;
+    auto it = tuple_sizes_.find(inst);
+    if (it == tuple_sizes_.end()) return false;
+    for (const DimSizes& e : it->second)
+      if (AnyDynamic(e)) return true;
+    return false;
   }
 
   void Visit(Instruction* inst) {
@@ -82,9 +106,17 @@ class Padder {
       return;
     }
     bool reads_dynamic = false;
-    for (Instruction* o : inst->operands())
-      if (const DimSizes* s = Find(o); s != nullptr && AnyDynamic(*s)) reads_dynamic = true;
+    for (Instruction* o : inst->operands()) reads_dynamic |= ReadsDynamic(o);
     if (!reads_dynamic) return;
+    // Tuples carry their elements' sizes to get-tuple-element.
+    if (op == Opcode::kTuple) return Tuple(inst);
+    if (op == Opcode::kGetTupleElement) return GetTupleElement(inst);
+    for (Instruction* o : inst->operands())
+      if (tuple_sizes_.contains(o)) {  // a tuple read by anything else (a call, a loop)
+        complete_ = false;
+        return;
+      }
+    if (op == Opcode::kSort) return Sort(inst);
     if (!inst->shape().IsArray() && op != Opcode::kReduce) {
       complete_ = false;
       return;
@@ -105,6 +137,129 @@ class Padder {
         if (IsElementwise(op) || op == Opcode::kMap) return Elementwise(inst);
         complete_ = false;
     }
+  }
+
+  void Tuple(Instruction* inst) {
+    std::vector<DimSizes> elements;
+    for (Instruction* o : inst->operands()) {
+      if (tuple_sizes_.contains(o)) {  // nested tuples are not followed
+        complete_ = false;
+        return;
+      }
+      const DimSizes* s = Find(o);
+      elements.push_back(s != nullptr ? *s : DimSizes());
+    }
+    tuple_sizes_[inst] = std::move(elements);
+  }
+
+  void GetTupleElement(Instruction* inst) {
+    auto it = tuple_sizes_.find(inst->operand(0));
+    const int64_t* index = inst->GetAttr<int64_t>("index");
+    if (it == tuple_sizes_.end() || index == nullptr || *index < 0 ||
+        *index >= static_cast<int64_t>(it->second.size())) {
+      complete_ = false;
+      return;
+    }
+    Record(inst, it->second[*index]);
+  }
+
+  // Sort along a runtime-sized dimension (XLA's rewrite): an extra operand
+  // says which elements are inside the size, and the comparator puts those
+  // first (in their order) and the padding after them. Other runtime-sized
+  // dimensions only carry their sizes to the results.
+  void Sort(Instruction* inst) {
+    const std::vector<int64_t> dims = IntList(*inst, "dimensions");
+    const auto* comparator = inst->GetAttr<Computation*>("to_apply");
+    const int64_t n = inst->operand_count();
+    if (dims.size() != 1 || comparator == nullptr || *comparator == nullptr || n == 0 ||
+        !inst->operand(0)->shape().IsArray() || dims[0] < 0 || dims[0] >= inst->operand(0)->shape().rank()) {
+      complete_ = false;
+      return;
+    }
+    // Each result keeps its own operand's sizes (as XLA's inference: an
+    // operand without a runtime size gives a static result); the sort
+    // dimension's size is any operand's.
+    std::vector<DimSizes> own;
+    Instruction* size = nullptr;
+    for (Instruction* o : inst->operands()) {
+      const DimSizes* s = Find(o);
+      own.push_back(s != nullptr ? *s : DimSizes());
+      if (size == nullptr && s != nullptr && static_cast<int64_t>(s->size()) > dims[0]) size = (*s)[dims[0]];
+    }
+    if (size == nullptr) {  // sorted along a static dimension: the sizes pass through
+      if (inst->shape().IsTuple()) {
+        tuple_sizes_[inst] = own;
+      } else {
+        Record(inst, own[0]);
+      }
+      return;
+    }
+    const Shape& xs = inst->operand(0)->shape();
+    Shape index_shape = Shape::Array(PrimitiveType::S32, xs.dims());
+    Shape pred_shape = Shape::Array(PrimitiveType::PRED, xs.dims());
+    Instruction* iota = Add(Opcode::kIota, index_shape, {}, "iota", {{"iota_dimension", AttrValue(dims[0])}});
+    Instruction* bound = Add(Opcode::kBroadcast, index_shape, {size}, "broadcast",
+                             {{"dimensions", AttrValue(std::vector<int64_t>{})}});
+    Instruction* inside = Add(Opcode::kCompare, pred_shape, {iota, bound}, "compare",
+                              {{"direction", AttrValue(std::string("LT"))}});
+    std::vector<Instruction*> operands = inst->operands();
+    operands.push_back(inside);
+    std::vector<Shape> shapes;
+    for (Instruction* o : inst->operands()) shapes.push_back(o->shape());
+    shapes.push_back(pred_shape);
+    auto attrs = inst->attrs();
+    for (auto& [name, value] : attrs)
+      if (name == "to_apply") value = AttrValue(InsideFirst(**comparator));
+    Instruction* sorted = Add(Opcode::kSort, Shape::Tuple(shapes), operands, "sort", std::move(attrs));
+    std::vector<Instruction*> elements;
+    for (int64_t i = 0; i < n; ++i)
+      elements.push_back(Add(Opcode::kGetTupleElement, shapes[i], {sorted}, "get-tuple-element",
+                             {{"index", AttrValue(int64_t{i})}}));
+    Instruction* result =
+        inst->shape().IsTuple() ? Add(Opcode::kTuple, inst->shape(), elements, "tuple") : elements[0];
+    module_->InvalidateCallGraph();
+    changed_ = true;
+    own.push_back(DimSizes());  // the in-bounds mask
+    tuple_sizes_[sorted] = own;
+    own.pop_back();
+    for (int64_t i = 0; i < n; ++i) Record(elements[i], own[i]);
+    if (result != elements[0]) tuple_sizes_[result] = own;
+    if (!inst->ReplaceAllUsesWith(result).ok()) {
+      complete_ = false;
+      return;
+    }
+    RemoveIfUnused(inst);
+  }
+
+  // The comparator with two more parameters (whether the lhs and the rhs
+  // element lie inside the size): inside_lhs && (less(lhs, rhs) || !inside_rhs).
+  Computation* InsideFirst(const Computation& less) {
+    std::unique_ptr<Computation> c = less.Clone(UniqueComputationName(less.name() + "_inside_first"));
+    const int64_t p = c->num_parameters();
+    Namer names(*c);
+    const Shape pred = Shape::Scalar(PrimitiveType::PRED);
+    auto add = [&](Opcode op, const std::vector<Instruction*>& operands, absl::string_view base) {
+      auto inst = std::make_unique<Instruction>(op, names.Get(base), pred);
+      for (Instruction* o : operands) inst->AppendOperand(o);
+      return c->AddInstruction(std::move(inst));
+    };
+    auto param = [&](int64_t number, absl::string_view base) {
+      auto inst = std::make_unique<Instruction>(Opcode::kParameter, names.Get(base), pred);
+      inst->set_parameter_number(number);
+      return c->AddInstruction(std::move(inst));
+    };
+    Instruction* inside_lhs = param(p, "inside_lhs");
+    Instruction* inside_rhs = param(p + 1, "inside_rhs");
+    Instruction* outside_rhs = add(Opcode::kNot, {inside_rhs}, "outside_rhs");
+    Instruction* either = add(Opcode::kOr, {c->root(), outside_rhs}, "less_or_outside_rhs");
+    c->set_root(add(Opcode::kAnd, {inside_lhs, either}, "inside_first"));
+    return module_->AddComputation(std::move(c));
+  }
+
+  std::string UniqueComputationName(const std::string& base) const {
+    std::string name = base;
+    for (int64_t i = 1; module_->FindComputation(name) != nullptr; ++i) name = absl::StrCat(base, ".", i);
+    return name;
   }
 
   void SetDimensionSize(Instruction* inst) {
@@ -314,9 +469,12 @@ class Padder {
     return Add(Opcode::kSelect, masked, {inside, x, fill}, "select");
   }
 
+  Module* module_;
   Computation* comp_;
   Namer names_;
   absl::flat_hash_map<const Instruction*, DimSizes> sizes_;
+  // Tuples holding runtime-sized arrays: per element (empty: none).
+  absl::flat_hash_map<const Instruction*, std::vector<DimSizes>> tuple_sizes_;
   bool complete_ = true;
   bool changed_ = false;
 };
@@ -337,16 +495,12 @@ bool PadDynamicDimensions(Module& module) {
     for (Instruction* inst : comp->instructions())
       if (inst->opcode() == Opcode::kSetDimensionSize) has_set = true;
     if (!has_set) continue;
-    Padder padder(comp);
+    Padder padder(&module, comp);
     const bool complete = padder.Run();
     changed |= padder.changed();
     if (!complete) continue;  // the executor notes the uses left
     // Every use is handled: the computation becomes static again.
-    for (const auto& [inst, dims] : padder.sizes()) {
-      Instruction* mutable_inst = const_cast<Instruction*>(inst);
-      for (size_t i = 0; i < dims.size(); ++i)
-        if (dims[i] != nullptr) mutable_inst->mutable_shape().set_dynamic_dim(static_cast<int64_t>(i), false);
-    }
+    padder.ClearDynamicFlags();
     for (Instruction* inst : comp->MakePostOrder()) {
       if (inst->opcode() != Opcode::kSetDimensionSize) continue;
       if (!inst->control_predecessors().empty() || !inst->control_successors().empty()) continue;

@@ -5,9 +5,12 @@
 //   - reduce: every input is masked along its dynamic reduced dimensions
 //     with the reduction's init value, select(iota < size, x, init);
 //   - dot: a dynamic contracting dimension is masked with zeros;
+//   - sort along a dynamic dimension: an extra in-bounds operand and a
+//     comparator that orders the elements inside the size first;
 //   - get-dimension-size of a dynamic dimension becomes the size itself.
 // Sizes travel with the values through elementwise ops, broadcast,
-// transpose, copy and reshapes that keep the dimension whole. When every
+// transpose, copy, tuples and get-tuple-element, and reshapes that keep the
+// dimension whole. When every
 // use of a dynamic dimension was handled, set-dimension-size is replaced
 // by its operand and the dynamic flags of the shapes it reached are
 // cleared (the module is static again). When some use is not handled (an

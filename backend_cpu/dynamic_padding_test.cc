@@ -100,6 +100,30 @@ ENTRY e { a = f32[2,3] parameter(0)  b = f32[3,2] parameter(1)  k = s32[] parame
             "f32[2] {6, 18}");
 }
 
+// A sort along the runtime-sized dimension sorts the elements inside the
+// size, the padding after them; a reduction after it still sees the size
+// (the values checked against XLA:CPU by tools/xla_peer.py).
+TEST(DynamicPaddingTest, SortKeepsThePaddingLast) {
+  const std::string hlo = std::string("HloModule m\n") + kAdd + R"(
+less { a = f32[] parameter(0)  b = f32[] parameter(1)  ia = s32[] parameter(2)  ib = s32[] parameter(3)
+  ROOT lt = pred[] compare(a, b), direction=LT }
+ENTRY e { x = f32[5] parameter(0)  n = s32[] parameter(1)
+  d = f32[<=5] set-dimension-size(x, n), dimensions={0}
+  i = s32[5] iota(), iota_dimension=0
+  s = (f32[<=5], s32[5]) sort(d, i), dimensions={0}, to_apply=less
+  v = f32[<=5] get-tuple-element(s), index=0
+  k = s32[5] get-tuple-element(s), index=1
+  z = f32[] constant(0)  one = f32[] constant(1)
+  w = f32[<=5] multiply(v, v)
+  sum = f32[] reduce(w, z), dimensions={0}, to_apply=add
+  kf = f32[5] convert(k)
+  ks = f32[] reduce(kf, z), dimensions={0}, to_apply=add
+  ROOT out = (f32[], f32[], f32[5]) tuple(sum, ks, kf) })";
+  // n = 3: {5, 1, 4} sorted with their indices {1, 2, 0}; 9 and 2 stay
+  // after. The indices had no runtime size: all five are summed (as XLA).
+  ExpectRun(hlo, {"f32[5] {5, 1, 4, 9, 2}", "s32[] 3"}, "(f32[] 42, f32[] 10, f32[5] {1, 2, 0, 3, 4})");
+}
+
 // Uses the rewrite does not follow keep set-dimension-size, and the run
 // says which values read the whole bound.
 TEST(DynamicPaddingTest, UnfollowedUseIsNoted) {
