@@ -336,10 +336,20 @@ void Gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, int64_t
     // Tiles: 256 rows; columns split too when there are few rows (the
     // decode-step shape [few, K] x [K, wide]).
     constexpr int64_t kTileRows = 256;
-    const int64_t tile_cols = m <= 64 ? 512 : (m <= kTileRows ? 1024 : n);
+    int64_t tile_cols = m <= 64 ? 512 : (m <= kTileRows ? 1024 : n);
     const int64_t row_tiles = (m + kTileRows - 1) / kTileRows;
-    const int64_t col_tiles = (n + tile_cols - 1) / tile_cols;
     const double flops = 2.0 * static_cast<double>(m) * n * k;
+    // A product big enough to share is cut into at least kMinTiles tiles
+    // (columns in multiples of 64, at least 128), so that mid-size layers
+    // ([128, 784] x [784, 512]) use every core. The cut depends on the shape
+    // only, never on the pool width: the bits do not change with threads.
+    constexpr int64_t kMinTiles = 4;
+    constexpr double kShareFlops = 3.2e7;
+    if (flops >= kShareFlops && row_tiles * ((n + tile_cols - 1) / tile_cols) < kMinTiles) {
+      const int64_t want_cols = (kMinTiles + row_tiles - 1) / row_tiles;
+      tile_cols = std::max<int64_t>(128, ((n + want_cols - 1) / want_cols + 63) / 64 * 64);
+    }
+    const int64_t col_tiles = (n + tile_cols - 1) / tile_cols;
     if (row_tiles * col_tiles == 1 || flops < 4e6) {
       BlasGemm<T>(ta, tb, m, n, k, a, lda, b, ldb, c, ldc);
       return;
