@@ -8,29 +8,10 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
-#include "absl/container/flat_hash_set.h"
-#include "absl/strings/str_cat.h"
+#include "ir/name_uniquer.h"
 
 namespace hlo::cpu {
 namespace {
-
-// Fresh instruction names in one computation: `base`, else `base.1`, ...
-class Namer {
- public:
-  explicit Namer(const Computation& comp) {
-    for (const Instruction* inst : comp.instructions()) used_.insert(inst->name());
-  }
-  std::string Get(absl::string_view base) {
-    std::string name(base);
-    while (used_.contains(name)) name = absl::StrCat(base, ".", next_[std::string(base)]++ + 1);
-    used_.insert(name);
-    return name;
-  }
-
- private:
-  absl::flat_hash_set<std::string> used_;
-  absl::flat_hash_map<std::string, int64_t> next_;
-};
 
 void RemoveIfUnused(Instruction* inst) {
   Computation* comp = inst->parent();
@@ -194,19 +175,11 @@ class Padder {
       }
       return;
     }
-    const Shape& xs = inst->operand(0)->shape();
-    Shape index_shape = Shape::Array(PrimitiveType::S32, xs.dims());
-    Shape pred_shape = Shape::Array(PrimitiveType::PRED, xs.dims());
-    Instruction* iota = Add(Opcode::kIota, index_shape, {}, "iota", {{"iota_dimension", AttrValue(dims[0])}});
-    Instruction* bound = Add(Opcode::kBroadcast, index_shape, {size}, "broadcast",
-                             {{"dimensions", AttrValue(std::vector<int64_t>{})}});
-    Instruction* inside = Add(Opcode::kCompare, pred_shape, {iota, bound}, "compare",
-                              {{"direction", AttrValue(std::string("LT"))}});
+    Instruction* inside = Inside(inst->operand(0)->shape(), dims[0], size);
     std::vector<Instruction*> operands = inst->operands();
     operands.push_back(inside);
     std::vector<Shape> shapes;
-    for (Instruction* o : inst->operands()) shapes.push_back(o->shape());
-    shapes.push_back(pred_shape);
+    for (Instruction* o : operands) shapes.push_back(o->shape());
     auto attrs = inst->attrs();
     for (auto& [name, value] : attrs)
       if (name == "to_apply") value = AttrValue(InsideFirst(**comparator));
@@ -234,9 +207,9 @@ class Padder {
   // The comparator with two more parameters (whether the lhs and the rhs
   // element lie inside the size): inside_lhs && (less(lhs, rhs) || !inside_rhs).
   Computation* InsideFirst(const Computation& less) {
-    std::unique_ptr<Computation> c = less.Clone(UniqueComputationName(less.name() + "_inside_first"));
+    std::unique_ptr<Computation> c = less.Clone(NameUniquer(*module_).Get(less.name() + "_inside_first"));
     const int64_t p = c->num_parameters();
-    Namer names(*c);
+    NameUniquer names(*c);
     const Shape pred = Shape::Scalar(PrimitiveType::PRED);
     auto add = [&](Opcode op, const std::vector<Instruction*>& operands, absl::string_view base) {
       auto inst = std::make_unique<Instruction>(op, names.Get(base), pred);
@@ -254,12 +227,6 @@ class Padder {
     Instruction* either = add(Opcode::kOr, {c->root(), outside_rhs}, "less_or_outside_rhs");
     c->set_root(add(Opcode::kAnd, {inside_lhs, either}, "inside_first"));
     return module_->AddComputation(std::move(c));
-  }
-
-  std::string UniqueComputationName(const std::string& base) const {
-    std::string name = base;
-    for (int64_t i = 1; module_->FindComputation(name) != nullptr; ++i) name = absl::StrCat(base, ".", i);
-    return name;
   }
 
   void SetDimensionSize(Instruction* inst) {
@@ -449,20 +416,22 @@ class Padder {
     return comp_->AddInstruction(std::move(inst));
   }
 
+  // pred[dims]: whether each element's index along d is below `size`.
+  Instruction* Inside(const Shape& like, int64_t d, Instruction* size) {
+    Shape index_shape = Shape::Array(PrimitiveType::S32, like.dims());
+    Instruction* iota = Add(Opcode::kIota, index_shape, {}, "iota", {{"iota_dimension", AttrValue(d)}});
+    Instruction* bound = Add(Opcode::kBroadcast, index_shape, {size}, "broadcast",
+                             {{"dimensions", AttrValue(std::vector<int64_t>{})}});
+    return Add(Opcode::kCompare, Shape::Array(PrimitiveType::PRED, like.dims()), {iota, bound}, "compare",
+               {{"direction", AttrValue(std::string("LT"))}});
+  }
+
   // select(iota(d) < size, x, broadcast(pad)) with x's shape.
   Instruction* Mask(Instruction* x, int64_t d, Instruction* size, Instruction* pad) {
     const Shape& xs = x->shape();
-    Shape index_shape = Shape::Array(PrimitiveType::S32, xs.dims());
-    Shape pred_shape = Shape::Array(PrimitiveType::PRED, xs.dims());
-    Shape pad_shape = Shape::Array(xs.element_type(), xs.dims());
-    Instruction* iota = Add(Opcode::kIota, index_shape, {}, "iota",
-                                        {{"iota_dimension", AttrValue(d)}});
-    Instruction* bound = Add(Opcode::kBroadcast, index_shape, {size}, "broadcast",
-                                         {{"dimensions", AttrValue(std::vector<int64_t>{})}});
-    Instruction* inside = Add(Opcode::kCompare, pred_shape, {iota, bound}, "compare",
-                                          {{"direction", AttrValue(std::string("LT"))}});
-    Instruction* fill = Add(Opcode::kBroadcast, pad_shape, {pad}, "broadcast",
-                                        {{"dimensions", AttrValue(std::vector<int64_t>{})}});
+    Instruction* inside = Inside(xs, d, size);
+    Instruction* fill = Add(Opcode::kBroadcast, Shape::Array(xs.element_type(), xs.dims()), {pad}, "broadcast",
+                            {{"dimensions", AttrValue(std::vector<int64_t>{})}});
     changed_ = true;
     Shape masked = xs;  // dimension d holds no padding any more
     masked.set_dynamic_dim(d, false);
@@ -471,7 +440,7 @@ class Padder {
 
   Module* module_;
   Computation* comp_;
-  Namer names_;
+  NameUniquer names_;
   absl::flat_hash_map<const Instruction*, DimSizes> sizes_;
   // Tuples holding runtime-sized arrays: per element (empty: none).
   absl::flat_hash_map<const Instruction*, std::vector<DimSizes>> tuple_sizes_;

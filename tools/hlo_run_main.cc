@@ -2,10 +2,8 @@
 //
 // Exit status: 0 on success, 1 on any error in the module, its inputs or the
 // run, 2 on bad usage (unknown flag, missing input file argument, ...).
-#include <sys/stat.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
