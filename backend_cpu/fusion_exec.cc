@@ -20,7 +20,8 @@
 namespace hlo::cpu {
 namespace {
 
-// Bytes of row values one block of rows holds: small enough that a block
+// Bytes of row values live at once in one block of rows (slots are shared
+// by values whose lifetimes do not overlap): small enough that a block
 // stays in a core's L2 cache (512 KB on the machines measured).
 constexpr int64_t kBlockBytes = 192 << 10;
 // Rows longer than this (all values of one row together) run op by op: a
@@ -217,6 +218,77 @@ void SetInnerWalk(const Shape& out, int64_t k, absl::Span<const int64_t> strides
   }
 }
 
+// Per position: the position whose scratch slot holds its rows in a block
+// (itself for a step that writes scratch, its operand's holder for an
+// alias of it), or -1 (whole values, splats, invariant rows, outputs
+// written in place).
+std::vector<int> ScratchHolders(const FusionPlan& plan) {
+  std::vector<int> holder(plan.row_elems.size(), -1);
+  for (const Step& step : plan.steps) {
+    const bool in_place = plan.output_index[step.out] >= 0 && !plan.stream_outputs;
+    switch (step.kind) {
+      case StepKind::kAlias:
+        if (!in_place) holder[step.out] = holder[step.in[0]];
+        break;
+      case StepKind::kSplat:
+      case StepKind::kInvariantRow:
+        break;
+      default:
+        if (!in_place) holder[step.out] = step.out;
+        break;
+    }
+  }
+  return holder;
+}
+
+// Per holder: the index of the last step that reads a value it holds
+// (outputs copied out at the end of the block: past the last step; a value
+// nobody reads: -1).
+std::vector<int> LastUses(const FusionPlan& plan, const std::vector<int>& holder) {
+  std::vector<int> last(holder.size(), -1);
+  for (size_t j = 0; j < plan.steps.size(); ++j)
+    for (int p : plan.steps[j].in)
+      if (holder[p] >= 0) last[holder[p]] = static_cast<int>(j);
+  if (plan.stream_outputs)
+    for (int p : plan.outputs)
+      if (holder[p] >= 0) last[holder[p]] = static_cast<int>(plan.steps.size());
+  return last;
+}
+
+// Gives every holder a scratch offset, in step order: a step's slot is taken
+// before its operands' slots are released (a kernel never writes over its
+// own operands), and a released slot goes to the next value that fits in it.
+// Returns the offsets per position (-1: no slot) and sets *end to the bytes
+// used.
+template <typename SizeOf>
+std::vector<int64_t> AssignSlots(const FusionPlan& plan, const std::vector<int>& holder,
+                                 const std::vector<int>& last_use, SizeOf size_of, int64_t* end) {
+  std::vector<int64_t> offset(holder.size(), -1);
+  std::vector<std::pair<int64_t, int64_t>> free_slots;  // (size, offset)
+  std::vector<std::vector<int>> released_after(plan.steps.size());
+  *end = 0;
+  for (size_t j = 0; j < plan.steps.size(); ++j) {
+    const int p = plan.steps[j].out;
+    if (holder[p] == p) {
+      const int64_t size = size_of(p);
+      auto best = free_slots.end();
+      for (auto it = free_slots.begin(); it != free_slots.end(); ++it)
+        if (it->first >= size && (best == free_slots.end() || it->first < best->first)) best = it;
+      if (best != free_slots.end()) {
+        offset[p] = best->second;
+        free_slots.erase(best);
+      } else {
+        offset[p] = *end;
+        *end += size;
+      }
+      const int last = std::max(last_use[p], static_cast<int>(j));
+      if (last < static_cast<int>(plan.steps.size())) released_after[last].push_back(p);
+    }
+    for (int q : released_after[j]) free_slots.emplace_back(size_of(q), offset[q]);
+  }
+  return offset;
+}
+
 }  // namespace
 
 absl::StatusOr<std::unique_ptr<FusionPlan>> MakeFusionPlan(const Computation& fused) {
@@ -317,13 +389,8 @@ absl::StatusOr<std::unique_ptr<FusionPlan>> MakeFusionPlan(const Computation& fu
     } else {
       return absl::InternalError(absl::StrCat("no row kernel for ", instr.name()));
     }
-    if (step.kind != StepKind::kAlias && step.kind != StepKind::kSplat && plan->output_index[i] < 0)
-      bytes_per_row += plan->RowBytes(i);
     plan->steps.push_back(std::move(step));
   }
-  for (int p : plan->outputs) bytes_per_row += plan->RowBytes(p);  // written through the cache
-  if (bytes_per_row > kMaxRowBytes) return absl::InvalidArgumentError("rows too long to block");
-  plan->block_rows = std::clamp<int64_t>(kBlockBytes / std::max<int64_t>(1, bytes_per_row), 1, s.rows);
   // Rows that are the same whole vector for every row (bias, gamma, beta)
   // are not copied into each row when only elementwise steps read them
   // and the rows are long enough for a kernel call per row.
@@ -350,15 +417,20 @@ absl::StatusOr<std::unique_ptr<FusionPlan>> MakeFusionPlan(const Computation& fu
   int64_t output_bytes = 0;
   for (int p : plan->outputs) output_bytes += plan->RowBytes(p) * s.rows;
   plan->stream_outputs = output_bytes >= kStreamOutputBytes;
+  // Row values share scratch slots when their lifetimes do not overlap, so
+  // a block's working set is the values live at once, not all of them.
+  const std::vector<int> holder = ScratchHolders(*plan);
+  const std::vector<int> last_use = LastUses(*plan, holder);
+  int64_t live_row_bytes = 0;
+  AssignSlots(*plan, holder, last_use, [&plan](int p) { return plan->RowBytes(p); }, &live_row_bytes);
+  bytes_per_row += live_row_bytes;
+  if (!plan->stream_outputs)
+    for (int p : plan->outputs) bytes_per_row += plan->RowBytes(p);  // written through the cache
+  if (bytes_per_row > kMaxRowBytes) return absl::InvalidArgumentError("rows too long to block");
+  plan->block_rows = std::clamp<int64_t>(kBlockBytes / std::max<int64_t>(1, bytes_per_row), 1, s.rows);
   int64_t at = 0;
-  for (const Step& step : plan->steps) {
-    if (step.kind == StepKind::kAlias || step.kind == StepKind::kSplat ||
-        step.kind == StepKind::kInvariantRow ||
-        (plan->output_index[step.out] >= 0 && !plan->stream_outputs))
-      continue;
-    plan->offset[step.out] = at;
-    at += RoundUp(plan->RowBytes(step.out) * plan->block_rows);
-  }
+  plan->offset = AssignSlots(
+      *plan, holder, last_use, [&plan](int p) { return RoundUp(plan->RowBytes(p) * plan->block_rows); }, &at);
   for (Splat& sp : plan->splats) {
     sp.offset = at;
     at += RoundUp(sp.elems * plan->block_rows *
