@@ -12,6 +12,7 @@
 #include "backend_cpu/collective_wait.h"
 #include "backend_cpu/collectives.h"
 #include "backend_cpu/custom_call.h"
+#include "backend_cpu/decoded_constants.h"
 #include "backend_cpu/donation.h"
 #include "backend_cpu/dynamic_padding.h"
 #include "backend_cpu/fusion_exec.h"
@@ -505,7 +506,8 @@ Executable::Executable(const Module& module)
     : padded_(PaddedCopy(module)),
       module_(padded_ != nullptr ? *padded_ : module),
       program_(std::make_unique<Program>(module_)),
-      fusion_plans_(std::make_unique<FusionPlans>(module_)) {}
+      fusion_plans_(std::make_unique<FusionPlans>(module_)),
+      decoded_constants_(std::make_unique<DecodedConstants>(module_)) {}
 
 Executable::~Executable() = default;
 
@@ -580,6 +582,7 @@ absl::StatusOr<RunResult> Executable::Run(absl::Span<const Literal> args,
     dev.ctx.rng_state = &dev.rng_state;
     dev.ctx.notes = &dev.notes;
     dev.ctx.fusion_plans = fusion_plans;
+    dev.ctx.decoded_constants = decoded_constants_.get();
     if (options.max_while_trips > 0) {
       dev.while_trips_left = options.max_while_trips;
       dev.ctx.while_trips_left = &dev.while_trips_left;

@@ -95,6 +95,7 @@ absl::Status CheckDeviceSplit(const DeviceGrid& grid, int processes);
 
 class Program;      // the schedules of the module's computations (executor.cc)
 class FusionPlans;  // fusion_exec.h
+class DecodedConstants;  // decoded_constants.h
 
 // A module prepared once for running: the schedule of every computation
 // (dependency order, last uses) and the block plans of its fusions, reused
@@ -121,6 +122,7 @@ class Executable {
   const Module& module_;
   std::unique_ptr<Program> program_;
   std::unique_ptr<FusionPlans> fusion_plans_;
+  std::unique_ptr<DecodedConstants> decoded_constants_;
 };
 
 // Runs the entry computation of `module` with `args` (one literal per entry

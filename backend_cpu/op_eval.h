@@ -38,6 +38,7 @@ namespace hlo::cpu {
 class CollectiveHub;  // collectives.h: rendezvous of the replicas of one run
 class ChannelHub;     // send/recv, infeed/outfeed queues of one run
 class FusionPlans;    // fusion_exec.h: fusions that run by blocks of rows
+class DecodedConstants;  // decoded_constants.h: f32 copies of narrow dot constants
 
 // Per-run, per-replica state handed to every op.
 struct OpContext {
@@ -63,6 +64,8 @@ struct OpContext {
   std::vector<std::string>* notes = nullptr;
   // Compiled fusions of the module; null: every fusion runs op by op.
   const FusionPlans* fusion_plans = nullptr;
+  // f32 copies of narrow constants that dots read; null: none.
+  const DecodedConstants* decoded_constants = nullptr;
   // While-loop trips this device may still run (RunOptions::max_while_trips);
   // null: unbounded. Atomic: a kernel may call a computation holding a loop
   // from several pool threads.
@@ -114,7 +117,12 @@ OpEvalFn FamilyOf(Opcode op);
 // complex: (index, 0)). Shared by iota and the fused kernels' iota rows.
 absl::StatusOr<Literal> IotaValues(PrimitiveType t, absl::Span<const int64_t> indices);
 
-absl::StatusOr<Literal> LinalgEvalDot(const Instruction&, absl::Span<const Literal* const>);
+// f32_packed: per operand, PackDotOperandAsF32 of it made beforehand, or null.
+absl::StatusOr<Literal> LinalgEvalDot(const Instruction&, absl::Span<const Literal* const>,
+                                      absl::Span<const Literal* const> f32_packed = {});
+// The f32 matrix a dot packs its narrow float operand `side` into each run
+// ([batch][rows][cols] row-major), made once (DecodedConstants).
+absl::StatusOr<Literal> PackDotOperandAsF32(const Instruction& dot, int side, const Literal& operand);
 absl::StatusOr<Literal> LinalgEvalRaggedDot(const Instruction&, absl::Span<const Literal* const>);
 absl::StatusOr<Literal> LinalgEvalScaledDot(const Instruction&, absl::Span<const Literal* const>);
 absl::StatusOr<Literal> LinalgEvalConvolution(const Instruction&, absl::Span<const Literal* const>);

@@ -503,6 +503,16 @@ void MakeView(const Literal& lit, absl::Span<const int64_t> bd, absl::Span<const
   for (int64_t b = 0; b < B; ++b) v->offsets[b] = b * R * C;
 }
 
+// A view of a matrix already packed as MakeView packs: [B][R][C] row-major.
+template <typename T>
+void UsePacked(const T* packed, int64_t B, int64_t R, int64_t C, MatView<T>* v) {
+  v->base = packed;
+  v->trans = false;
+  v->ld = std::max<int64_t>(C, 1);
+  v->offsets.resize(B);
+  for (int64_t b = 0; b < B; ++b) v->offsets[b] = b * R * C;
+}
+
 absl::Status CheckDims(const Instruction& instr, absl::Span<const int64_t> dims, int64_t rank,
                        std::vector<bool>* used, absl::string_view what) {
   for (int64_t d : dims) {
@@ -569,7 +579,8 @@ absl::Status SizeDot(const Instruction& instr, const Shape& ls, const Shape& rs,
 }  // namespace
 
 absl::StatusOr<Literal> LinalgEvalDot(const Instruction& instr,
-                                      absl::Span<const Literal* const> operands) {
+                                      absl::Span<const Literal* const> operands,
+                                      absl::Span<const Literal* const> f32_packed) {
   if (operands.size() < 2) return OpError(instr, "expects 2 operands");
   if (instr.HasAttr("sparsity")) return OpUnimplemented(instr, "sparse dot");
   const Shape& ls = operands[0]->shape();
@@ -596,11 +607,26 @@ absl::StatusOr<Literal> LinalgEvalDot(const Instruction& instr,
   Literal ltmp, rtmp;
   const Literal& lhs = Untiled(*operands[0], &ltmp);
   const Literal& rhs = Untiled(*operands[1], &rtmp);
+  // An operand packed once for all runs (DecodedConstants) is read as it is:
+  // the same f32 matrix the packing below would make, so the same bits.
+  auto packed_of = [&](int i, int64_t elements) -> const float* {
+    if (static_cast<int>(f32_packed.size()) <= i || f32_packed[i] == nullptr || *acc != Acc::kF32) return nullptr;
+    const Literal* p = f32_packed[i];
+    return p->shape().element_type() == PrimitiveType::F32 && p->physical_count() == elements
+               ? reinterpret_cast<const float*>(p->data())
+               : nullptr;
+  };
+  const float* lpacked = packed_of(0, B * M * K);
+  const float* rpacked = packed_of(1, B * K * N);
   absl::Status st = DispatchAcc(*acc, [&](auto zero) -> absl::Status {
     using T = decltype(zero);
     MatView<T> av, bv;
-    MakeView<T>(lhs, dd.lb, dd.lf, dd.lc, rt, B, M, K, &av);
-    MakeView<T>(rhs, dd.rb, dd.rc, dd.rf, rt, B, K, N, &bv);
+    if constexpr (std::is_same_v<T, float>) {
+      if (lpacked != nullptr) UsePacked(lpacked, B, M, K, &av);
+      if (rpacked != nullptr) UsePacked(rpacked, B, K, N, &bv);
+    }
+    if (av.base == nullptr) MakeView<T>(lhs, dd.lb, dd.lf, dd.lc, rt, B, M, K, &av);
+    if (bv.base == nullptr) MakeView<T>(rhs, dd.rb, dd.rc, dd.rf, rt, B, K, N, &bv);
     // Straight into the result when it is row-major and of the compute type.
     const Layout& ol = out_shape.layout();
     const bool direct = IsNative(rt, static_cast<const T*>(nullptr)) && ol.tiles.empty() &&
@@ -627,6 +653,39 @@ absl::StatusOr<Literal> LinalgEvalDot(const Instruction& instr,
   });
   if (!st.ok()) return st;
   return ToLayout(std::move(result), out_shape.layout());
+}
+
+absl::StatusOr<Literal> PackDotOperandAsF32(const Instruction& dot, int side, const Literal& operand) {
+  if (dot.operand_count() != 2 || (side != 0 && side != 1)) return OpError(dot, "expects 2 operands");
+  const Shape& ls = dot.operand(0)->shape();
+  const Shape& rs = dot.operand(1)->shape();
+  if (!ls.IsArray() || !rs.IsArray() || !dot.shape().IsArray() || operand.shape().dims() != dot.operand(side)->shape().dims())
+    return OpError(dot, "operands and result must be arrays");
+  const PrimitiveType rt = dot.shape().element_type();
+  absl::StatusOr<Acc> acc = AccFor(dot, rt);
+  if (!acc.ok()) return acc.status();
+  if (*acc != Acc::kF32 || !IsFloat(operand.shape().element_type()) ||
+      operand.shape().element_type() == PrimitiveType::F32)
+    return OpError(dot, "only narrow float operands of f32-computed dots are packed");
+  DotDims dd(dot);
+  if (dd.lb.size() != dd.rb.size() || dd.lc.size() != dd.rc.size()) return OpError(dot, "bad dimension numbers");
+  if (auto st = CheckDotDims(dot, ls, rs, &dd); !st.ok()) return st;
+  std::vector<int64_t> out_dims;
+  if (auto st = SizeDot(dot, ls, rs, &dd, &out_dims); !st.ok()) return st;
+  Literal tmp;
+  const Literal& value = Untiled(operand, &tmp);
+  MatView<float> v;
+  if (side == 0) {
+    MakeView<float>(value, dd.lb, dd.lf, dd.lc, rt, dd.B, dd.M, dd.K, &v);
+  } else {
+    MakeView<float>(value, dd.rb, dd.rc, dd.rf, rt, dd.B, dd.K, dd.N, &v);
+  }
+  // A narrow operand is always packed (never viewed in place).
+  if (v.base != v.storage.data()) return OpError(dot, "the operand was not packed");
+  Literal packed = RowMajorUninitialized(
+      Shape::Array(PrimitiveType::F32, {static_cast<int64_t>(v.storage.size())}));
+  std::memcpy(packed.data(), v.storage.data(), v.storage.size() * sizeof(float));
+  return packed;
 }
 
 // ------------------------------------------------------------ ragged-dot

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "backend_cpu/decoded_constants.h"
 #include "backend_cpu/lapack_fortran.h"
 #include "backend_cpu/op_eval.h"
 
@@ -206,9 +207,14 @@ absl::StatusOr<Literal> EvalTriangularSolve(const Instruction& instr,
 }  // namespace
 
 absl::StatusOr<Literal> EvalLinalg(const Instruction& instr,
-                                   absl::Span<const Literal* const> operands, OpContext&) {
+                                   absl::Span<const Literal* const> operands, OpContext& ctx) {
   switch (instr.opcode()) {
-    case Opcode::kDot: return LinalgEvalDot(instr, operands);
+    case Opcode::kDot: {
+      const Literal* copies[2] = {nullptr, nullptr};
+      if (ctx.decoded_constants != nullptr && instr.operand_count() == 2)
+        for (int i = 0; i < 2; ++i) copies[i] = ctx.decoded_constants->Find(&instr, i);
+      return LinalgEvalDot(instr, operands, copies);
+    }
     case Opcode::kRaggedDot: return LinalgEvalRaggedDot(instr, operands);
     case Opcode::kScaledDot: return LinalgEvalScaledDot(instr, operands);
     case Opcode::kConvolution: return LinalgEvalConvolution(instr, operands);
