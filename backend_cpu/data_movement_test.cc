@@ -469,6 +469,37 @@ ENTRY e { p = s32[3,3]{0,1} parameter(0)
             {kM33, "s64[3] {5, -4, 1}"}, "s32[3,3] {{3, 1, 2}, {6, 4, 5}, {9, 7, 8}}", {0, 1});
 }
 
+TEST(DataMovementGather, EveryIndexTypeReadsItsValues) {
+  // Indices of each integer type, read from storage: an unsigned index
+  // above the signed range of its width and a negative signed one both
+  // clamp to the edges, never wrap to the other side.
+  const std::string hlo_tmpl = R"(HloModule m
+ENTRY e { p = f32[300,2] parameter(0)
+  i = T[3] parameter(1)
+  ROOT g = f32[3,2] gather(p, i), offset_dims={1}, collapsed_slice_dims={0}, start_index_map={0},
+      index_vector_dim=1, slice_sizes={1,2} })";
+  std::string table = "f32[300,2] {";
+  for (int r = 0; r < 300; ++r) table += (r ? ", {" : "{") + std::to_string(r) + ", " + std::to_string(-r) + "}";
+  table += "}";
+  struct Case { const char* type; const char* indices; const char* want; };
+  const Case cases[] = {
+      {"u8", "{200, 1, 255}", "f32[3,2] {{200, -200}, {1, -1}, {255, -255}}"},
+      {"s8", "{-56, 1, 127}", "f32[3,2] {{0, 0}, {1, -1}, {127, -127}}"},
+      {"u16", "{65535, 2, 299}", "f32[3,2] {{299, -299}, {2, -2}, {299, -299}}"},
+      {"s16", "{-1, 3, 298}", "f32[3,2] {{0, 0}, {3, -3}, {298, -298}}"},
+      {"u32", "{4294967295, 4, 5}", "f32[3,2] {{299, -299}, {4, -4}, {5, -5}}"},
+      {"s32", "{-2147483648, 6, 2147483647}", "f32[3,2] {{0, 0}, {6, -6}, {299, -299}}"},
+      {"s64", "{-9223372036854775808, 7, 9223372036854775807}", "f32[3,2] {{0, 0}, {7, -7}, {299, -299}}"},
+      {"u64", "{18446744073709551615, 8, 9}", "f32[3,2] {{299, -299}, {8, -8}, {9, -9}}"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.type);
+    std::string hlo = hlo_tmpl;
+    hlo.replace(hlo.find("T[3]"), 1, c.type);
+    ExpectRun(hlo, {table, std::string(c.type) + "[3] " + c.indices}, c.want);
+  }
+}
+
 TEST(DataMovementGather, WindowsAndIndexVectorDim0) {
   // 2x2 windows at (1,0) and (2,1) (clamped from (2,2)); the index vectors
   // run along dim 0 of the indices.

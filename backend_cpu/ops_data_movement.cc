@@ -147,6 +147,24 @@ absl::StatusOr<std::vector<int64_t>> IndexValues(const Instruction& instr, const
   if (!IsInteger(t)) return OpError(instr, "indices must be integers");
   const int64_t n = Count(rm);
   std::vector<int64_t> v(static_cast<size_t>(n));
+  // The usual index types read straight from storage (a gather of many
+  // slices reads as many indices as it copies slices).
+  auto read = [&](auto zero) {
+    using T = decltype(zero);
+    const T* p = reinterpret_cast<const T*>(rm.data());
+    for (int64_t i = 0; i < n; ++i) v[i] = static_cast<int64_t>(p[i]);
+    return v;
+  };
+  switch (t) {
+    case PrimitiveType::S32: return read(int32_t{});
+    case PrimitiveType::S64: return read(int64_t{});
+    case PrimitiveType::U32: return read(uint32_t{});
+    case PrimitiveType::S16: return read(int16_t{});
+    case PrimitiveType::U16: return read(uint16_t{});
+    case PrimitiveType::S8: return read(int8_t{});
+    case PrimitiveType::U8: return read(uint8_t{});
+    default: break;
+  }
   const bool is_unsigned = IsUnsignedInt(t);
   for (int64_t i = 0; i < n; ++i) {
     int64_t x = rm.GetInt(i);
@@ -786,7 +804,9 @@ absl::StatusOr<Literal> EvalGather(const Instruction& instr, absl::Span<const Li
   if (!idx_or.ok()) return idx_or.status();
   const std::vector<int64_t>& idx = *idx_or;
 
-  Literal out = RowMajorLiteral(out_shape);
+  // Every element is written below: one window per batch index covers the
+  // result.
+  Literal out = RowMajorUninitialized(out_shape);
   const int eb = out.element_bytes();
   const StridedCopy plan(eb, win_dims, win_dst, win_src);
   const Odometer batch_space(batch->sizes);
