@@ -632,10 +632,21 @@ absl::StatusOr<Literal> LinalgEvalDot(const Instruction& instr,
     const bool direct = IsNative(rt, static_cast<const T*>(nullptr)) && ol.tiles.empty() &&
                         static_cast<int64_t>(ol.minor_to_major.size()) == out_shape.rank() &&
                         IsRowMajorStrides(out_shape.dims(), UntiledStrides(out_shape));
+    // A column-major [M, N] result (a weight gradient laid out for the
+    // next op) is C^T = op(B)^T op(A)^T, computed straight into it.
+    const bool transposed = !direct && IsNative(rt, static_cast<const T*>(nullptr)) && ol.tiles.empty() &&
+                            B == 1 && dd.lf.size() == 1 && dd.rf.size() == 1 && ol.minor_to_major.size() == 2 &&
+                            ol.minor_to_major[0] == 0 && ol.minor_to_major[1] == 1;
+    if (transposed) {
+      result = Literal::Uninitialized(out_shape);  // the product writes every element
+      Gemm<T>(!bv.trans, !av.trans, N, M, K, bv.base + bv.offsets[0], bv.ld, av.base + av.offsets[0], av.ld,
+              reinterpret_cast<T*>(result.data()), M);
+      return absl::OkStatus();
+    }
     ScratchVector<T> c;
     T* cp;
     if (direct) {
-      result = Literal(out_shape);
+      result = Literal::Uninitialized(out_shape);  // the product writes every element
       cp = reinterpret_cast<T*>(result.data());
     } else {
       c.resize(B * M * N);
