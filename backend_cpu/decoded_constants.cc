@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
+
 #include "backend_cpu/ew_narrow_blocks.h"
 #include "backend_cpu/op_eval.h"
 
@@ -28,9 +30,38 @@ int64_t FreeElements(const Shape& shape, const std::vector<int64_t>& batch,
   return n;
 }
 
+using Callers = absl::flat_hash_map<const Computation*, std::vector<const Instruction*>>;
+
+// The constant a dot operand always holds: the operand itself, or, for a
+// parameter of a fused computation that only fusions call, the constant
+// every one of them passes in that place (a dot under its epilogue whose
+// weight is a constant outside the fusion). Null otherwise.
+const Instruction* ConstantBehind(const Instruction* operand, const Computation* computation,
+                                  const Callers& callers) {
+  if (operand->opcode() == Opcode::kConstant) return operand->has_literal() ? operand : nullptr;
+  if (operand->opcode() != Opcode::kParameter) return nullptr;
+  auto it = callers.find(computation);
+  if (it == callers.end()) return nullptr;
+  const Instruction* found = nullptr;
+  for (const Instruction* caller : it->second) {
+    const int64_t number = operand->parameter_number();
+    if (caller->opcode() != Opcode::kFusion || number < 0 || number >= caller->operand_count()) return nullptr;
+    const Instruction* passed = caller->operand(number);
+    if (passed->opcode() != Opcode::kConstant || !passed->has_literal() ||
+        (found != nullptr && found != passed))
+      return nullptr;
+    found = passed;
+  }
+  return found;
+}
+
 }  // namespace
 
 DecodedConstants::DecodedConstants(const Module& module) {
+  Callers callers;
+  for (const Computation* c : module.computations())
+    for (const Instruction* instr : c->instructions())
+      for (const Computation* callee : instr->called_computations()) callers[callee].push_back(instr);
   for (const Computation* c : module.computations())
     for (const Instruction* dot : c->instructions()) {
       if (dot->opcode() != Opcode::kDot || dot->operand_count() != 2 || !dot->shape().IsArray()) continue;
@@ -40,9 +71,9 @@ DecodedConstants::DecodedConstants(const Module& module) {
           dot->AttrOr<std::vector<int64_t>>("lhs_contracting_dims", {}),
           dot->AttrOr<std::vector<int64_t>>("rhs_contracting_dims", {})};
       for (int side = 0; side < 2; ++side) {
-        const Instruction* constant = dot->operand(side);
+        const Instruction* constant = ConstantBehind(dot->operand(side), c, callers);
         const Instruction* other = dot->operand(1 - side);
-        if (constant->opcode() != Opcode::kConstant || !constant->has_literal()) continue;
+        if (constant == nullptr || !(constant->shape().dims() == dot->operand(side)->shape().dims())) continue;
         const Literal& value = constant->literal();
         const Shape& shape = value.shape();
         if (!shape.IsArray() || !shape.layout().tiles.empty() || !other->shape().IsArray() ||

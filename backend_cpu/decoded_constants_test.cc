@@ -40,6 +40,24 @@ std::string Values(int64_t rows, int64_t cols) {
   return text + "}";
 }
 
+// Runs `with_constant` on x and `with_parameter` on (x, w), w being the
+// constant's value; expects the same result bits.
+void ExpectSameBits(const Module& with_constant, const Module& with_parameter, const Literal& x,
+                    const Literal& w) {
+  std::vector<Literal> args_a, args_b;
+  args_a.push_back(x);
+  args_b.push_back(x);
+  args_b.push_back(w);
+  absl::StatusOr<RunResult> ra = RunModule(with_constant, args_a);
+  ASSERT_TRUE(ra.ok()) << ra.status();
+  absl::StatusOr<RunResult> rb = RunModule(with_parameter, args_b);
+  ASSERT_TRUE(rb.ok()) << rb.status();
+  const Literal& ga = ra->results[0];
+  const Literal& gb = rb->results[0];
+  ASSERT_EQ(ga.size_bytes(), gb.size_bytes());
+  EXPECT_EQ(std::memcmp(ga.data(), gb.data(), ga.size_bytes()), 0);
+}
+
 struct Case {
   const char* type;         // operand type
   const char* result;       // dot result type
@@ -71,19 +89,7 @@ void Check(const Case& c) {
   EXPECT_EQ(DecodedConstants(**a).bytes() > 0, c.expect_copy);
   absl::StatusOr<Literal> x = ParseLiteral(absl::StrCat(x_shape, " ", Values(c.batch, c.k)));
   ASSERT_TRUE(x.ok()) << x.status();
-  const Literal& w = (*a)->entry()->root()->operand(1)->literal();
-  std::vector<Literal> args_a, args_b;
-  args_a.push_back(*x);
-  args_b.push_back(*x);
-  args_b.push_back(w);
-  absl::StatusOr<RunResult> ra = RunModule(**a, args_a);
-  ASSERT_TRUE(ra.ok()) << ra.status();
-  absl::StatusOr<RunResult> rb = RunModule(**b, args_b);
-  ASSERT_TRUE(rb.ok()) << rb.status();
-  const Literal& ga = ra->results[0];
-  const Literal& gb = rb->results[0];
-  ASSERT_EQ(ga.size_bytes(), gb.size_bytes());
-  EXPECT_EQ(std::memcmp(ga.data(), gb.data(), ga.size_bytes()), 0);
+  ExpectSameBits(**a, **b, *x, (*a)->entry()->root()->operand(1)->literal());
 }
 
 TEST(DecodedConstantsTest, Bf16SkinnyDotReadsTheCopyWithTheSameBits) {
@@ -102,6 +108,45 @@ TEST(DecodedConstantsTest, Bf16ConstantWithItsContractingDimLast) {
 TEST(DecodedConstantsTest, WideProductsAndF32ResultsOfOtherTypesDecodeEachRun) {
   // 300 rows on the other side: the product outweighs the decode.
   Check({"bf16", "bf16", "[64,40]", "lhs_contracting_dims={1}, rhs_contracting_dims={0}", 64, 40, 64, 40, 300, false});
+}
+
+
+// A dot under its epilogue in a fusion whose weight is a constant outside
+// it: packed once, same bits as the weight given as an entry parameter. A
+// fused computation two fusions call with different constants is left
+// alone.
+TEST(DecodedConstantsTest, FusedDotWhoseWeightIsAConstantOutside) {
+  const std::string fused = R"(
+f {
+  x = bf16[2,300] parameter(0)
+  w = bf16[300,40] parameter(1)
+  d = bf16[2,40] dot(x, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  ROOT l = bf16[2,40] logistic(d)
+}
+)";
+  const std::string weights = absl::StrCat("bf16[300,40] constant(", Values(300, 40), ")");
+  const std::string with_constant = absl::StrCat("HloModule m\n", fused,
+                                                 "ENTRY e {\n  x = bf16[2,300] parameter(0)\n  w = ", weights,
+                                                 "\n  ROOT r = bf16[2,40] fusion(x, w), kind=kOutput, calls=f\n}\n");
+  const std::string with_parameter =
+      absl::StrCat("HloModule m\n", fused,
+                   "ENTRY e {\n  x = bf16[2,300] parameter(0)\n  w = bf16[300,40] parameter(1)\n"
+                   "  ROOT r = bf16[2,40] fusion(x, w), kind=kOutput, calls=f\n}\n");
+  const std::string two_callers = absl::StrCat(
+      "HloModule m\n", fused, "ENTRY e {\n  x = bf16[2,300] parameter(0)\n  w = ", weights,
+      "\n  v = bf16[300,40] negate(w)\n  a = bf16[2,40] fusion(x, w), kind=kOutput, calls=f\n"
+      "  b = bf16[2,40] fusion(x, v), kind=kOutput, calls=f\n  ROOT t = (bf16[2,40], bf16[2,40]) tuple(a, b)\n}\n");
+  absl::StatusOr<std::unique_ptr<Module>> a = ParseModule(with_constant);
+  ASSERT_TRUE(a.ok()) << a.status();
+  absl::StatusOr<std::unique_ptr<Module>> b = ParseModule(with_parameter);
+  ASSERT_TRUE(b.ok()) << b.status();
+  absl::StatusOr<std::unique_ptr<Module>> two = ParseModule(two_callers);
+  ASSERT_TRUE(two.ok()) << two.status();
+  EXPECT_GT(DecodedConstants(**a).bytes(), 0);
+  EXPECT_EQ(DecodedConstants(**two).bytes(), 0);
+  absl::StatusOr<Literal> x = ParseLiteral(absl::StrCat("bf16[2,300] ", Values(2, 300)));
+  ASSERT_TRUE(x.ok()) << x.status();
+  ExpectSameBits(**a, **b, *x, (*a)->entry()->root()->operand(1)->literal());
 }
 
 }  // namespace
