@@ -14,9 +14,9 @@ namespace {
 // A dot whose other side has at most this many free elements (rows of a
 // decode step, a batch-1 layer) decodes about as much as it multiplies.
 constexpr int64_t kSkinnyOtherSide = 256;
-// Copies below this many elements cost less to decode than to look up.
+// Operands below this many elements cost less to decode than to look up.
 constexpr int64_t kMinElements = 1024;
-// Bound on the bytes all copies of one module take.
+// Bound on the bytes all packed matrices of one module take.
 constexpr int64_t kMaxBytes = int64_t{256} << 20;
 
 // Elements of `shape` outside the dims listed in `batch` and `contracting`.
@@ -42,9 +42,9 @@ const Instruction* ConstantBehind(const Instruction* operand, const Computation*
   if (operand->opcode() != Opcode::kParameter) return nullptr;
   auto it = callers.find(computation);
   if (it == callers.end()) return nullptr;
+  const int64_t number = operand->parameter_number();
   const Instruction* found = nullptr;
   for (const Instruction* caller : it->second) {
-    const int64_t number = operand->parameter_number();
     if (caller->opcode() != Opcode::kFusion || number < 0 || number >= caller->operand_count()) return nullptr;
     const Instruction* passed = caller->operand(number);
     if (passed->opcode() != Opcode::kConstant || !passed->has_literal() ||
@@ -81,11 +81,11 @@ DecodedConstants::DecodedConstants(const Module& module) {
             value.physical_count() < kMinElements ||
             FreeElements(other->shape(), side_batch[1 - side], side_contracting[1 - side]) > kSkinnyOtherSide)
           continue;
-        const int64_t bytes = value.physical_count() * 4;
+        const int64_t bytes = value.physical_count() * 4;  // the packed matrix holds every element
         if (bytes_ + bytes > kMaxBytes) continue;
         absl::StatusOr<Literal> packed = PackDotOperandAsF32(*dot, side, value);
         if (!packed.ok()) continue;  // the dot reports its own errors when it runs
-        bytes_ += packed->physical_count() * 4;
+        bytes_ += bytes;
         packed_.emplace(std::make_pair(dot, side), std::move(*packed));
       }
     }

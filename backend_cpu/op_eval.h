@@ -38,7 +38,7 @@ namespace hlo::cpu {
 class CollectiveHub;  // collectives.h: rendezvous of the replicas of one run
 class ChannelHub;     // send/recv, infeed/outfeed queues of one run
 class FusionPlans;    // fusion_exec.h: fusions that run by blocks of rows
-class DecodedConstants;  // decoded_constants.h: f32 copies of narrow dot constants
+class DecodedConstants;  // decoded_constants.h: narrow dot constants packed as f32
 
 // Per-run, per-replica state handed to every op.
 struct OpContext {
@@ -64,7 +64,7 @@ struct OpContext {
   std::vector<std::string>* notes = nullptr;
   // Compiled fusions of the module; null: every fusion runs op by op.
   const FusionPlans* fusion_plans = nullptr;
-  // f32 copies of narrow constants that dots read; null: none.
+  // Narrow constants of dots packed as f32 once; null: none.
   const DecodedConstants* decoded_constants = nullptr;
   // While-loop trips this device may still run (RunOptions::max_while_trips);
   // null: unbounded. Atomic: a kernel may call a computation holding a loop

@@ -429,6 +429,16 @@ struct MatView {
   ScratchVector<T> storage;
 };
 
+// A view of a matrix already packed as MakeView packs: [B][R][C] row-major.
+template <typename T>
+void UsePacked(const T* packed, int64_t B, int64_t R, int64_t C, MatView<T>* v) {
+  v->base = packed;
+  v->trans = false;
+  v->ld = std::max<int64_t>(C, 1);
+  v->offsets.resize(B);
+  for (int64_t b = 0; b < B; ++b) v->offsets[b] = b * R * C;
+}
+
 // Builds a view of `lit` with batch dims `bd`, row dims `rd`, col dims `cd`.
 // Uses the literal's memory directly when possible, else packs.
 template <typename T>
@@ -496,21 +506,7 @@ void MakeView(const Literal& lit, absl::Span<const int64_t> bd, absl::Span<const
   }
   v->storage.resize(B * R * C);
   Gather<T>(lit, 0, sizes, strides, rt, v->storage.data());
-  v->base = v->storage.data();
-  v->trans = false;
-  v->ld = std::max<int64_t>(C, 1);
-  v->offsets.resize(B);
-  for (int64_t b = 0; b < B; ++b) v->offsets[b] = b * R * C;
-}
-
-// A view of a matrix already packed as MakeView packs: [B][R][C] row-major.
-template <typename T>
-void UsePacked(const T* packed, int64_t B, int64_t R, int64_t C, MatView<T>* v) {
-  v->base = packed;
-  v->trans = false;
-  v->ld = std::max<int64_t>(C, 1);
-  v->offsets.resize(B);
-  for (int64_t b = 0; b < B; ++b) v->offsets[b] = b * R * C;
+  UsePacked(v->storage.data(), B, R, C, v);
 }
 
 absl::Status CheckDims(const Instruction& instr, absl::Span<const int64_t> dims, int64_t rank,
@@ -576,6 +572,19 @@ absl::Status SizeDot(const Instruction& instr, const Shape& ls, const Shape& rs,
   return absl::OkStatus();
 }
 
+// Checks the dot's dimension numbers against its operand shapes `ls`, `rs`
+// and its result shape, and sizes the matrix problem (dd->B, K, M, N).
+absl::Status SizeDotOf(const Instruction& instr, const Shape& ls, const Shape& rs, DotDims* dd) {
+  if (dd->lb.size() != dd->rb.size()) return OpError(instr, "batch dimension counts differ");
+  if (dd->lc.size() != dd->rc.size()) return OpError(instr, "contracting dimension counts differ");
+  if (auto st = CheckDotDims(instr, ls, rs, dd); !st.ok()) return st;
+  std::vector<int64_t> out_dims;
+  if (auto st = SizeDot(instr, ls, rs, dd, &out_dims); !st.ok()) return st;
+  if (!SameInts(out_dims, instr.shape().dims()))
+    return OpError(instr, "result shape does not match the dot dimensions");
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::StatusOr<Literal> LinalgEvalDot(const Instruction& instr,
@@ -589,13 +598,7 @@ absl::StatusOr<Literal> LinalgEvalDot(const Instruction& instr,
   if (!ls.IsArray() || !rs.IsArray() || !out_shape.IsArray())
     return OpError(instr, "operands and result must be arrays");
   DotDims dd(instr);
-  if (dd.lb.size() != dd.rb.size()) return OpError(instr, "batch dimension counts differ");
-  if (dd.lc.size() != dd.rc.size()) return OpError(instr, "contracting dimension counts differ");
-  if (auto st = CheckDotDims(instr, ls, rs, &dd); !st.ok()) return st;
-  std::vector<int64_t> out_dims;
-  if (auto st = SizeDot(instr, ls, rs, &dd, &out_dims); !st.ok()) return st;
-  if (!SameInts(out_dims, out_shape.dims()))
-    return OpError(instr, "result shape does not match the dot dimensions");
+  if (auto st = SizeDotOf(instr, ls, rs, &dd); !st.ok()) return st;
   const int64_t B = dd.B, K = dd.K, M = dd.M, N = dd.N;
   const PrimitiveType rt = out_shape.element_type();
   auto acc = AccFor(instr, rt);
@@ -679,10 +682,7 @@ absl::StatusOr<Literal> PackDotOperandAsF32(const Instruction& dot, int side, co
       operand.shape().element_type() == PrimitiveType::F32)
     return OpError(dot, "only narrow float operands of f32-computed dots are packed");
   DotDims dd(dot);
-  if (dd.lb.size() != dd.rb.size() || dd.lc.size() != dd.rc.size()) return OpError(dot, "bad dimension numbers");
-  if (auto st = CheckDotDims(dot, ls, rs, &dd); !st.ok()) return st;
-  std::vector<int64_t> out_dims;
-  if (auto st = SizeDot(dot, ls, rs, &dd, &out_dims); !st.ok()) return st;
+  if (auto st = SizeDotOf(dot, ls, rs, &dd); !st.ok()) return st;
   Literal tmp;
   const Literal& value = Untiled(operand, &tmp);
   MatView<float> v;

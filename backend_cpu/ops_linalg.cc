@@ -210,10 +210,10 @@ absl::StatusOr<Literal> EvalLinalg(const Instruction& instr,
                                    absl::Span<const Literal* const> operands, OpContext& ctx) {
   switch (instr.opcode()) {
     case Opcode::kDot: {
-      const Literal* copies[2] = {nullptr, nullptr};
+      const Literal* packed[2] = {nullptr, nullptr};
       if (ctx.decoded_constants != nullptr && instr.operand_count() == 2)
-        for (int i = 0; i < 2; ++i) copies[i] = ctx.decoded_constants->Find(&instr, i);
-      return LinalgEvalDot(instr, operands, copies);
+        for (int i = 0; i < 2; ++i) packed[i] = ctx.decoded_constants->Find(&instr, i);
+      return LinalgEvalDot(instr, operands, packed);
     }
     case Opcode::kRaggedDot: return LinalgEvalRaggedDot(instr, operands);
     case Opcode::kScaledDot: return LinalgEvalScaledDot(instr, operands);
