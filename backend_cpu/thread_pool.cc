@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdlib>
 #include <memory>
@@ -28,7 +29,10 @@ struct Job {
   const absl::FunctionRef<void(int64_t, int64_t)>* fn = nullptr;
   std::atomic<int64_t> next{0};       // next block to claim
   std::atomic<int64_t> remaining{0};  // blocks not yet finished
-  int users = 0;                      // workers inside RunBlocks (guarded by Pool::mu_)
+  // Workers inside RunBlocks: raised under Pool::mu_ (so a worker never
+  // joins a job the caller has already left), lowered under it too; read
+  // without the lock while the caller spins.
+  std::atomic<int> users{0};
 
   void RunBlocks() {
     int64_t done = 0;
@@ -43,6 +47,35 @@ struct Job {
     if (done) remaining.fetch_sub(done, std::memory_order_acq_rel);
   }
 };
+
+// How long an idle worker, or a caller waiting for its job's last blocks,
+// polls before it sleeps on a condition variable. The ops of a model come a
+// few microseconds apart, and a futex wake-up of a sleeping worker costs
+// about as much as a small op: a small model ran slower on 2 threads than
+// on 1 (docs/performance.md, "Waking the pool's workers"). Polling yields
+// the core on every clock check, so it never holds a core another thread
+// wants, and it stops after this long, so an idle process stays idle.
+constexpr std::chrono::microseconds kSpinBeforeSleep{100};
+
+inline void CpuRelax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#endif
+}
+
+// Polls done() until it holds or the spin time is over; true if it held.
+template <typename Done>
+bool SpinUntil(Done done) {
+  const auto deadline = std::chrono::steady_clock::now() + kSpinBeforeSleep;
+  for (;;) {
+    for (int i = 0; i < 64; ++i) {
+      if (done()) return true;
+      CpuRelax();
+    }
+    if (std::chrono::steady_clock::now() >= deadline) return done();
+    std::this_thread::yield();
+  }
+}
 
 int DefaultWidth() {
   if (const char* env = std::getenv("HLO_CPU_THREADS")) {
@@ -73,17 +106,22 @@ class Pool {
     {
       std::lock_guard<std::mutex> lock(mu_);
       job_ = &job;
-      ++generation_;
+      generation_.fetch_add(1, std::memory_order_release);
     }
-    cv_work_.notify_all();
+    cv_work_.notify_all();  // cheap when every worker is spinning, not waiting
     {
       RegionGuard guard;
       job.RunBlocks();
     }
+    auto finished = [&] {
+      return job.remaining.load(std::memory_order_acquire) == 0 &&
+             job.users.load(std::memory_order_acquire) == 0;
+    };
+    SpinUntil(finished);
+    // Checked again under the lock: a worker may have joined the job
+    // (users raised under mu_) between the unlocked check and here.
     std::unique_lock<std::mutex> lock(mu_);
-    cv_done_.wait(lock, [&] {
-      return job.remaining.load(std::memory_order_acquire) == 0 && job.users == 0;
-    });
+    cv_done_.wait(lock, finished);
     job_ = nullptr;
     return true;
   }
@@ -92,36 +130,45 @@ class Pool {
   void Start(int width) {
     width_ = width;
     stop_ = false;
-    for (int i = 1; i < width; ++i) workers_.emplace_back([this] { WorkerLoop(); });
+    stopping_.store(false, std::memory_order_relaxed);
+    // The generation is read here, not by the new thread: a thread that
+    // starts late must still take the jobs posted after Start returned.
+    const uint64_t seen = generation_.load(std::memory_order_acquire);
+    for (int i = 1; i < width; ++i) workers_.emplace_back([this, seen] { WorkerLoop(seen); });
   }
 
   void Stop() {
     {
       std::lock_guard<std::mutex> lock(mu_);
       stop_ = true;
+      stopping_.store(true, std::memory_order_relaxed);
     }
     cv_work_.notify_all();
     for (auto& t : workers_) t.join();
     workers_.clear();
   }
 
-  void WorkerLoop() {
+  void WorkerLoop(uint64_t seen) {
     tls_in_parallel_region = true;
-    uint64_t seen = 0;
-    std::unique_lock<std::mutex> lock(mu_);
-    seen = generation_;
     for (;;) {
-      cv_work_.wait(lock, [&] { return stop_ || generation_ != seen; });
-      if (stop_) return;
-      seen = generation_;
-      Job* job = job_;
-      if (job == nullptr) continue;
-      ++job->users;
-      lock.unlock();
+      SpinUntil([&] {
+        return generation_.load(std::memory_order_acquire) != seen ||
+               stopping_.load(std::memory_order_relaxed);
+      });
+      Job* job = nullptr;
+      {
+        std::unique_lock<std::mutex> lock(mu_);
+        cv_work_.wait(lock, [&] { return stop_ || generation_.load(std::memory_order_relaxed) != seen; });
+        if (stop_) return;
+        seen = generation_.load(std::memory_order_relaxed);
+        job = job_;
+        if (job == nullptr) continue;
+        job->users.fetch_add(1, std::memory_order_relaxed);
+      }
       job->RunBlocks();
-      lock.lock();
-      --job->users;
-      if (job->users == 0) cv_done_.notify_all();
+      std::lock_guard<std::mutex> lock(mu_);
+      // Last touch of the job: once users is 0 the caller may return.
+      if (job->users.fetch_sub(1, std::memory_order_acq_rel) == 1) cv_done_.notify_all();
     }
   }
 
@@ -131,8 +178,9 @@ class Pool {
   std::condition_variable cv_done_;
   std::vector<std::thread> workers_;
   Job* job_ = nullptr;
-  uint64_t generation_ = 0;
+  std::atomic<uint64_t> generation_{0};  // raised under mu_; polled without it
   bool stop_ = false;
+  std::atomic<bool> stopping_{false};  // stop_, for spinning workers
   int width_ = 1;
 };
 

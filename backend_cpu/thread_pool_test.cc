@@ -1,6 +1,7 @@
 #include "backend_cpu/thread_pool.h"
 
 #include <atomic>
+#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <mutex>
@@ -140,6 +141,34 @@ TEST(ThreadPoolTest, ConcurrentTopLevelCallers) {
   }
   for (auto& t : ts) t.join();
   EXPECT_EQ(total.load(), 4 * 50 * 1000);
+}
+
+// Jobs that follow each other closely find the workers still polling (not
+// asleep); every block of every job must still run exactly once, and
+// resizing must stop polling workers and start working ones.
+TEST(ThreadPoolTest, BackToBackSmallJobsWhileWorkersPoll) {
+  WidthGuard guard;
+  SetThreadPoolWidth(2);
+  std::atomic<int64_t> covered{0};
+  for (int job = 0; job < 20000; ++job) {
+    if (job % 5000 == 4999) SetThreadPoolWidth(2);  // restarts polling workers
+    ParallelFor(4, 1, [&](int64_t b, int64_t e) { covered.fetch_add(e - b, std::memory_order_relaxed); });
+  }
+  EXPECT_EQ(covered.load(), 4 * 20000);
+  // After all that a worker still takes blocks: the caller's first block
+  // waits until another thread has run the second one.
+  const std::thread::id me = std::this_thread::get_id();
+  std::atomic<bool> second_on_worker{false};
+  ParallelFor(2, 1, [&](int64_t b, int64_t) {
+    if (b == 1) {
+      if (std::this_thread::get_id() != me) second_on_worker.store(true);
+      return;
+    }
+    for (int i = 0; i < 10000 && !second_on_worker.load(); ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+  });
+  EXPECT_TRUE(second_on_worker.load());
 }
 
 }  // namespace
