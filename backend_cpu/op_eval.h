@@ -147,6 +147,8 @@ Literal ConformLayouts(Literal lit, const Shape& shape);
 Layout RowMajorLayout(int64_t rank);
 // A row-major view of an operand: returns `lit` itself when its layout is
 // already row-major and untiled, else a relaid copy kept in `*storage`.
+// True for an untiled layout with dimensions from major to minor (or rank 0).
+bool IsRowMajor(const Shape& shape);
 const Literal& RowMajor(const Literal& lit, Literal* storage);
 // A zero-filled literal of `shape` but with a row-major layout (compute into
 // it, then ToLayout(result, shape.layout())).

@@ -11,7 +11,6 @@
 
 namespace hlo::cpu {
 
-namespace {
 bool IsRowMajor(const Shape& shape) {
   const Layout& l = shape.layout();
   if (!l.tiles.empty()) return false;
@@ -21,7 +20,6 @@ bool IsRowMajor(const Shape& shape) {
     if (l.minor_to_major[i] != rank - 1 - i) return false;
   return true;
 }
-}  // namespace
 
 Layout RowMajorLayout(int64_t rank) {
   Layout l;

@@ -303,15 +303,23 @@ absl::StatusOr<Literal> EvalReshape(const Instruction& instr,
   }
   if (absl::Status s = CheckArrayResult(instr); !s.ok()) return s;
   if (absl::Status s = CheckSameType(instr, *ops[0]); !s.ok()) return s;
+  const Shape& out_shape = instr.shape();
+  // Row-major to row-major keeps every element where it is: a dying
+  // operand's buffer becomes the result (XLA: a reshape that is a bitcast).
+  if (instr.opcode() == Opcode::kReshape && DonatedOperand(0) != nullptr &&
+      IsRowMajor(ops[0]->shape()) && IsRowMajor(out_shape) &&
+      DonatedOperand(0)->ReuseStorageAs(out_shape))
+    return TakeDonated(0);
   Literal tmp;
   const Literal& in = RowMajor(*ops[0], &tmp);
-  const Shape& out_shape = instr.shape();
-  Literal out = RowMajorLiteral(out_shape);
-  const int eb = out.element_bytes();
-  if (Count(in) == Count(out)) {
-    if (Count(out) > 0) std::memcpy(out.data(), in.data(), static_cast<size_t>(Count(out)) * eb);
+  if (Count(in) == out_shape.ElementCount()) {
+    Literal out = RowMajorUninitialized(out_shape);
+    if (Count(out) > 0)
+      CopyBytesOnPool(out.data(), in.data(), static_cast<size_t>(Count(out)) * out.element_bytes());
     return Finish(std::move(out), out_shape);
   }
+  Literal out = RowMajorLiteral(out_shape);
+  const int eb = out.element_bytes();
   if (instr.opcode() != Opcode::kDynamicReshape)
     return OpError(instr, absl::StrCat("element counts differ: operand has ", Count(in),
                                        ", result has ", Count(out)));
