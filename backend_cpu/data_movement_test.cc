@@ -282,6 +282,48 @@ ENTRY e { p = s8[4,5]{0,1} parameter(0)
             "s8[2,2] {{1, 4}, {11, 14}}", {0, 1});
 }
 
+// Slice, dynamic-slice and broadcast read an untiled operand in its own
+// layout (no relayout first) and a tiled one through a row-major copy:
+// every operand layout gives the values of the row-major formula.
+TEST(DataMovementSlice, SliceDynamicSliceAndBroadcastReadEveryOperandLayout) {
+  for (const std::string li : {"{2,1,0}", "{0,1,2}", "{1,0,2}", "{0,2,1}", "{2,1,0:T(4,8)}"}) {
+    const std::string in = "s32[6,10,7]" + li;
+    const std::string hlo = "HloModule m\nENTRY e {\n"
+        "  i0 = " + in + " iota(), iota_dimension=0\n"
+        "  i1 = " + in + " iota(), iota_dimension=1\n"
+        "  i2 = " + in + " iota(), iota_dimension=2\n"
+        "  k = s32[] constant(100)\n  kb = " + in + " broadcast(k), dimensions={}\n"
+        "  ten = s32[] constant(10)\n  tb = " + in + " broadcast(ten), dimensions={}\n"
+        "  a = " + in + " multiply(i0, kb)\n  b = " + in + " multiply(i1, tb)\n"
+        "  c = " + in + " add(a, b)\n  v = " + in + " add(c, i2)\n"
+        "  s = s32[2,3,3]{2,1,0} slice(v), slice={[1:5:2], [2:9:3], [0:7:3]}\n"
+        "  j = s32[] constant(4)\n  z = s32[] constant(9)\n"
+        "  d = s32[3,2,7]{0,1,2} dynamic-slice(v, j, z, j), dynamic_slice_sizes={3,2,7}\n"
+        "  x = s32[7,2,6,10]{3,2,1,0} broadcast(v), dimensions={2,3,0}\n"
+        "  ROOT t = (s32[2,3,3]{2,1,0}, s32[3,2,7]{0,1,2}, s32[7,2,6,10]{3,2,1,0}) tuple(s, d, x)\n}\n";
+    absl::StatusOr<Literal> got = RunHloText(hlo, {});
+    ASSERT_TRUE(got.ok()) << got.status() << "\n" << hlo;
+    auto value = [](int64_t p, int64_t q, int64_t r) { return 100 * p + 10 * q + r; };
+    const Literal& s = got->tuple_elements()[0];
+    for (int64_t a = 0; a < 2; ++a)
+      for (int64_t b = 0; b < 3; ++b)
+        for (int64_t c = 0; c < 3; ++c)
+          ASSERT_EQ(s.GetInt(s.Slot({a, b, c})), value(1 + 2 * a, 2 + 3 * b, 3 * c)) << li;
+    // Start indices clamp to (3, 8, 0): the window must fit.
+    const Literal& d = got->tuple_elements()[1];
+    for (int64_t a = 0; a < 3; ++a)
+      for (int64_t b = 0; b < 2; ++b)
+        for (int64_t c = 0; c < 7; ++c)
+          ASSERT_EQ(d.GetInt(d.Slot({a, b, c})), value(3 + a, 8 + b, c)) << li;
+    const Literal& x = got->tuple_elements()[2];
+    for (int64_t a = 0; a < 7; ++a)
+      for (int64_t b = 0; b < 2; ++b)
+        for (int64_t p = 0; p < 6; ++p)
+          for (int64_t q = 0; q < 10; ++q)
+            ASSERT_EQ(x.GetInt(x.Slot({a, b, p, q})), value(p, q, a)) << li;
+  }
+}
+
 // ---------------------------------------------------------------- dynamic-slice
 
 TEST(DataMovementDynamicSlice, SpecExamples) {

@@ -260,6 +260,20 @@ absl::StatusOr<Literal> CopyToResult(const Instruction& instr, const uint8_t* sr
   return direct ? std::move(out) : Finish(std::move(out), out_shape);
 }
 
+// An operand read where it lies: in its own layout when that is dense and
+// untiled (no relayout pass over all of it, which for a slice or a
+// broadcast can be far more than the op reads), else a row-major copy in
+// *storage. strides[d]: elements between neighbours along dimension d.
+struct StridedOperand {
+  const Literal* lit;
+  std::vector<int64_t> strides;
+};
+StridedOperand ReadInPlace(const Literal& op, Literal* storage) {
+  if (DenseUntiled(op.shape())) return {&op, UntiledStrides(op.shape())};
+  const Literal& rm = RowMajor(op, storage);
+  return {&rm, RowMajorStrides(rm.shape().dims())};
+}
+
 // ---------------------------------------------------------------------------
 // The ops
 
@@ -267,7 +281,8 @@ absl::StatusOr<Literal> EvalBroadcast(const Instruction& instr,
                                       absl::Span<const Literal* const> ops) {
   if (absl::Status s = CheckOneOperandOfResultType(instr, ops); !s.ok()) return s;
   Literal tmp;
-  const Literal& in = RowMajor(*ops[0], &tmp);
+  const StridedOperand src = ReadInPlace(*ops[0], &tmp);
+  const Literal& in = *src.lit;
   const Shape& out_shape = instr.shape();
   const int64_t in_rank = in.shape().rank(), out_rank = out_shape.rank();
   std::vector<int64_t> map;
@@ -278,7 +293,7 @@ absl::StatusOr<Literal> EvalBroadcast(const Instruction& instr,
   }
   if (static_cast<int64_t>(map.size()) != in_rank)
     return OpError(instr, "dimensions= must have one entry per operand dimension");
-  const std::vector<int64_t> in_strides = RowMajorStrides(in.shape().dims());
+  const std::vector<int64_t>& in_strides = src.strides;
   std::vector<int64_t> src_strides(out_rank, 0);
   for (int64_t i = 0; i < in_rank; ++i) {
     const int64_t d = map[i];
@@ -355,16 +370,15 @@ absl::StatusOr<Literal> EvalTranspose(const Instruction& instr,
   // the two are laid out (a copy of the bytes when the layouts make it a
   // physical no-op).
   Literal tmp;
-  const bool direct = DenseUntiled(ops[0]->shape());
-  const Literal& in = direct ? *ops[0] : RowMajor(*ops[0], &tmp);
+  const StridedOperand src = ReadInPlace(*ops[0], &tmp);
+  const Literal& in = *src.lit;
   const Shape& out_shape = instr.shape();
   const int64_t rank = in.shape().rank();
   const std::vector<int64_t> perm = instr.AttrOr<std::vector<int64_t>>("dimensions", {});
   if (static_cast<int64_t>(perm.size()) != rank || out_shape.rank() != rank)
     return OpError(instr, "dimensions= must be a permutation of the operand dimensions");
   std::vector<bool> seen(rank, false);
-  const std::vector<int64_t> in_strides =
-      direct ? UntiledStrides(in.shape()) : RowMajorStrides(in.shape().dims());
+  const std::vector<int64_t>& in_strides = src.strides;
   std::vector<int64_t> src_strides(rank);
   for (int64_t i = 0; i < rank; ++i) {
     const int64_t p = perm[i];
@@ -381,14 +395,15 @@ absl::StatusOr<Literal> EvalTranspose(const Instruction& instr,
 absl::StatusOr<Literal> EvalSlice(const Instruction& instr, absl::Span<const Literal* const> ops) {
   if (absl::Status s = CheckOneOperandOfResultType(instr, ops); !s.ok()) return s;
   Literal tmp;
-  const Literal& in = RowMajor(*ops[0], &tmp);
+  const StridedOperand src = ReadInPlace(*ops[0], &tmp);
+  const Literal& in = *src.lit;
   const Shape& out_shape = instr.shape();
   const int64_t rank = in.shape().rank();
   const SliceRanges* ranges = instr.GetAttr<SliceRanges>("slice");
   if (ranges == nullptr || static_cast<int64_t>(ranges->size()) != rank ||
       out_shape.rank() != rank)
     return OpError(instr, "slice= must have one range per operand dimension");
-  const std::vector<int64_t> in_strides = RowMajorStrides(in.shape().dims());
+  const std::vector<int64_t>& in_strides = src.strides;
   std::vector<int64_t> src_strides(rank);
   int64_t base = 0;
   for (int64_t i = 0; i < rank; ++i) {
@@ -410,13 +425,14 @@ absl::StatusOr<Literal> EvalDynamicSlice(const Instruction& instr,
   if (absl::Status s = CheckArrayResult(instr); !s.ok()) return s;
   if (absl::Status s = CheckSameType(instr, *ops[0]); !s.ok()) return s;
   Literal tmp;
-  const Literal& in = RowMajor(*ops[0], &tmp);
+  const StridedOperand src = ReadInPlace(*ops[0], &tmp);
+  const Literal& in = *src.lit;
   const Shape& out_shape = instr.shape();
   const int64_t rank = in.shape().rank();
   if (out_shape.rank() != rank) return OpError(instr, "result rank differs from the operand's");
   absl::StatusOr<std::vector<int64_t>> starts = StartIndices(instr, ops, 1, rank);
   if (!starts.ok()) return starts.status();
-  const std::vector<int64_t> in_strides = RowMajorStrides(in.shape().dims());
+  const std::vector<int64_t>& in_strides = src.strides;
   int64_t base = 0;
   for (int64_t i = 0; i < rank; ++i) {
     const int64_t size = out_shape.dim(i), dim = in.shape().dim(i);
