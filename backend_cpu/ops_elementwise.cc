@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
 #include "backend_cpu/donation.h"
 #include "backend_cpu/elementwise_kernels.h"
@@ -77,16 +78,17 @@ absl::StatusOr<Literal> EvalElementwise(const Instruction& instr,
   absl::StatusOr<ElementwiseAttrs> attrs = ElementwiseAttrsOf(instr);
   if (!attrs.ok()) return attrs.status();
 
-  std::vector<PrimitiveType> types;
-  types.reserve(operands.size());
+  // Inline storage: this runs once per op, and most ops have up to three
+  // operands (a heap allocation each would show in small models' runs).
+  absl::InlinedVector<PrimitiveType, 4> types;
   for (const Literal* op : operands) types.push_back(op->shape().element_type());
   absl::StatusOr<ElementwiseKernel> kernel =
       SelectElementwiseKernel(instr.opcode(), types, result_shape.element_type(), *attrs);
   if (!kernel.ok()) return OpError(instr, kernel.status().message());
 
   // Operands in the result's arrangement.
-  std::vector<Literal> converted(operands.size());
-  std::vector<const void*> inputs(operands.size());
+  std::vector<Literal> converted;  // sized only when an operand needs it
+  absl::InlinedVector<const void*, 4> inputs(operands.size());
   for (size_t i = 0; i < operands.size(); ++i) {
     const Literal& op = *operands[i];
     if (!op.shape().IsArray()) return OpError(instr, "elementwise operand is not an array");
@@ -96,8 +98,10 @@ absl::StatusOr<Literal> EvalElementwise(const Instruction& instr,
         inputs[i] = op.data();
         continue;
       }
+      converted.resize(operands.size());
       converted[i] = RelayoutOnPool(op, want);
     } else if (op.shape().rank() == 0) {
+      converted.resize(operands.size());
       converted[i] = BroadcastScalar(op, result_shape);
     } else {
       return OpError(instr, absl::StrCat("operand ", i, " has dims that differ from the result's"));
