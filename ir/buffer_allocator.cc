@@ -67,7 +67,12 @@ size_t RoundToPage(size_t bytes) { return (bytes + kSmallPage - 1) / kSmallPage 
 #if defined(__SANITIZE_ADDRESS__)
 // Under AddressSanitizer large buffers stay on its heap, so that overflows
 // and uses after free are still caught.
-void* MapLarge(size_t rounded) { return std::aligned_alloc(kHugePage, rounded); }
+// (posix_memalign: aligned_alloc wants the size to be a multiple of the
+// alignment, which page-rounded sizes are not.)
+void* MapLarge(size_t rounded) {
+  void* p = nullptr;
+  return posix_memalign(&p, kHugePage, rounded) == 0 ? p : nullptr;
+}
 void UnmapLarge(void* p, size_t) { std::free(p); }
 #else
 // Large buffers come straight from the kernel, not from malloc: the kernel's
