@@ -501,6 +501,20 @@ ENTRY e { p = s32[3,3] parameter(0)
             {kM33, "s32[2] {0, 2}"}, "s32[2,3] {{1, 2, 3}, {7, 8, 9}}");
 }
 
+TEST(DataMovementGather, EmptyCollapsedSliceIntoNonEmptyResultIsAnError) {
+  // slice_sizes={0,3}: collapsed dim 0 takes no row, yet the result has six
+  // elements (found by the fuzzer: the kernel read past the operand).
+  absl::StatusOr<Literal> got = RunHloText(R"(HloModule m
+ENTRY e { p = s32[3,3] parameter(0)
+  i = s32[2] parameter(1)
+  ROOT g = s32[2,3] gather(p, i), offset_dims={1}, collapsed_slice_dims={0}, start_index_map={0}, index_vector_dim=1, slice_sizes={0,3} })",
+                                           {Lit("s32[3,3] {{1, 2, 3}, {4, 5, 6}, {7, 8, 9}}"), Lit("s32[2] {0, 2}")});
+  ASSERT_FALSE(got.ok());
+  EXPECT_NE(std::string(got.status().message()).find("slice size 0 in collapsed or batching dimension 0"),
+            std::string::npos)
+      << got.status();
+}
+
 TEST(DataMovementGather, ColumnsAndClamping) {
   // Index 5 is clamped to 3 - 1 = 2, -4 to 0.
   ExpectRun(R"(HloModule m

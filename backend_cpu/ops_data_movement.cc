@@ -823,6 +823,15 @@ absl::StatusOr<Literal> EvalGather(const Instruction& instr, absl::Span<const Li
     win_src.push_back(in_strides[offset_operand[k]]);
   }
   const IntList sibd_pos = PositionsIn(idx_batch, sibd);
+  // A collapsed or batching dimension of slice size 0 makes every slice
+  // empty while the result still has elements: nothing to read them from.
+  if (out_shape.ElementCount() > 0) {
+    for (const IntList* dims : {&collapsed, &obd})
+      for (int64_t d : *dims)
+        if (slice_sizes[d] == 0)
+          return OpError(instr, absl::StrCat("slice size 0 in collapsed or batching dimension ", d,
+                                             " leaves nothing to gather into a non-empty result"));
+  }
 
   absl::StatusOr<std::vector<int64_t>> idx_or = IndexValues(instr, ind);
   if (!idx_or.ok()) return idx_or.status();
