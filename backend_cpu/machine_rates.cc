@@ -14,6 +14,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "backend_cpu/executor.h"
+#include "backend_cpu/op_eval.h"
+#include "backend_cpu/openblas_core.h"
 #include "backend_cpu/thread_pool.h"
 #include "parser/parser.h"
 
@@ -83,7 +85,12 @@ double MeasureGemm() {
 }  // namespace
 
 MachineRates GetMachineRates() {
-  const std::string key = absl::StrCat(CpuModel(), "\t", ThreadPoolWidth());
+  // The BLAS kernel family is part of the key: the same CPU runs GEMM at a
+  // quarter of the rate with OpenBLAS's fallback kernels (openblas_core.h).
+  UseSingleThreadedBlas();
+  const std::string core = OpenBlasCoreName();
+  const std::string key =
+      absl::StrCat(CpuModel(), core.empty() ? "" : absl::StrCat(" [", core, "]"), "\t", ThreadPoolWidth());
   const std::string dir = CacheDir();
   const std::string file = dir.empty() ? "" : dir + "/machine-rates.tsv";
   if (!file.empty()) {

@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "backend_cpu/op_eval.h"
+#include "backend_cpu/openblas_core.h"
 #include "backend_cpu/thread_pool.h"
 
 namespace hlo::cpu {
@@ -89,7 +90,10 @@ std::vector<int64_t> RowMajorStrides(absl::Span<const int64_t> dims) {
 
 void UseSingleThreadedBlas() {
   static std::once_flag once;
-  std::call_once(once, [] { openblas_set_num_threads(1); });
+  std::call_once(once, [] {
+    SelectOpenBlasKernels();
+    openblas_set_num_threads(1);
+  });
 }
 
 absl::Status OpError(const Instruction& instr, absl::string_view message) {

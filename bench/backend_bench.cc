@@ -41,6 +41,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "backend_cpu/executor.h"
+#include "backend_cpu/openblas_core.h"
 #include "backend_cpu/thread_pool.h"
 #include "benchmark/benchmark.h"
 #include "ir/literal.h"
@@ -412,6 +413,8 @@ void Register() {
 int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  // The bare sgemm rows run the kernels our backend runs (openblas_core.h).
+  hlo::cpu::SelectOpenBlasKernels();
   benchmark::AddCustomContext("hlo_cpu_threads", std::to_string(hlo::cpu::ThreadPoolWidth()));
   benchmark::AddCustomContext("openblas_config", openblas_get_config());
   benchmark::AddCustomContext("openblas_corename", openblas_get_corename());

@@ -11,10 +11,12 @@ one table:
 A ratio > 1 means we are faster. Times are medians over --repetitions
 samples (wall clock).
 
-The peers' child process runs with OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE
-removed from its environment (this machine may set them for old OpenBLAS
-builds; they slow a current NumPy). backend_bench runs with the environment
-as given. --keep-openblas-env keeps them for the peers too.
+The peers' child process runs with OPENBLAS_L2_SIZE removed from its
+environment and OPENBLAS_CORETYPE set to the OpenBLAS kernel family our
+backend runs (backend_bench reports it; on a CPU newer than OpenBLAS the
+library alone would fall back to its SSE3 kernels, for NumPy too).
+backend_bench runs with the environment as given. --keep-openblas-env
+passes both variables to the peers as given.
 
 Usage (from the repository root):
     /usr/bin/python3 bench/compare.py [--bench build-bench/bench/backend_bench]
@@ -237,6 +239,12 @@ def main():
     if not args.keep_openblas_env:
         env.pop("OPENBLAS_CORETYPE", None)
         env.pop("OPENBLAS_L2_SIZE", None)
+        # NumPy on Debian runs the same OpenBLAS: give it the kernels our
+        # backend picked (on a CPU newer than the library, OpenBLAS itself
+        # falls back to its SSE3 kernels; backend_cpu/openblas_core.h).
+        core = context.get("openblas_corename", "")
+        if core and core != "Prescott":
+            env["OPENBLAS_CORETYPE"] = core
     child = subprocess.run(
         [sys.executable, os.path.abspath(__file__), "--peers-only", f"--repetitions={args.repetitions}",
          f"--min-time={args.min_time}", f"--cases={args.cases}"]
