@@ -3,6 +3,8 @@
 // semantics) and the peak of live bytes, which a copy would raise.
 #include <cstdint>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "backend_cpu/executor.h"
 #include "parser/parser.h"
@@ -12,6 +14,22 @@ namespace hlo::cpu {
 namespace {
 
 constexpr int64_t kMiB = int64_t{1} << 20;
+
+// An f32 argument of the given dims whose element k (row-major) is
+// (k % period) * scale.
+Literal Pattern(std::vector<int64_t> dims, int64_t period, float scale = 1.0f) {
+  Literal arg(Shape::Array(PrimitiveType::F32, std::move(dims)));
+  const int64_t n = arg.physical_count();
+  for (int64_t k = 0; k < n; ++k) arg.SetRaw<float>(k, static_cast<float>(k % period) * scale);
+  return arg;
+}
+
+// Parses `text` and runs it on `arg`; a parse or run error is returned.
+absl::StatusOr<RunResult> ParseAndRun(const char* text, const Literal& arg) {
+  absl::StatusOr<std::unique_ptr<Module>> module = ParseModule(text);
+  if (!module.ok()) return module.status();
+  return RunModule(**module, {arg});
+}
 
 TEST(InPlaceTest, DynamicUpdateSliceAndTupleReuseTheDyingOperand) {
   // a (4 MiB) dies at the dynamic-update-slice, whose result dies at the
@@ -27,11 +45,8 @@ ENTRY e {
   d = f32[1048576] dynamic-update-slice(a, u, i)
   ROOT t = (f32[1048576]) tuple(d)
 })";
-  Literal arg(Shape::Array(PrimitiveType::F32, {1048576}));
-  for (int64_t k = 0; k < 1048576; ++k) arg.SetRaw<float>(k, static_cast<float>(k % 7));
-  absl::StatusOr<std::unique_ptr<Module>> module = ParseModule(text);
-  ASSERT_TRUE(module.ok()) << module.status();
-  absl::StatusOr<RunResult> r = RunModule(**module, {arg});
+  const Literal arg = Pattern({1048576}, 7);
+  absl::StatusOr<RunResult> r = ParseAndRun(text, arg);
   ASSERT_TRUE(r.ok()) << r.status();
   const Literal& d = r->results[0].tuple_elements()[0];
   EXPECT_EQ(d.GetRaw<float>(2), 2 * 2.0f);
@@ -74,10 +89,7 @@ ENTRY e {
   w = (s32[], f32[16,65536]) while(init), condition=cond, body=body
   ROOT out = f32[16,65536] get-tuple-element(w), index=1
 })";
-  absl::StatusOr<std::unique_ptr<Module>> module = ParseModule(text);
-  ASSERT_TRUE(module.ok()) << module.status();
-  Literal arg(Shape::Array(PrimitiveType::F32, {16, 65536}));
-  absl::StatusOr<RunResult> r = RunModule(**module, {arg});
+  absl::StatusOr<RunResult> r = ParseAndRun(text, Literal(Shape::Array(PrimitiveType::F32, {16, 65536})));
   ASSERT_TRUE(r.ok()) << r.status();
   const Literal& out = r->results[0];
   for (int64_t row = 0; row < 16; ++row) {
@@ -104,11 +116,8 @@ ENTRY e {
   f = f32[1048576] convert(i)
   ROOT m = f32[1048576] maximum(f, f)
 })";
-  absl::StatusOr<std::unique_ptr<Module>> module = ParseModule(text);
-  ASSERT_TRUE(module.ok()) << module.status();
-  Literal arg(Shape::Array(PrimitiveType::F32, {1048576}));
-  for (int64_t k = 0; k < 1048576; ++k) arg.SetRaw<float>(k, static_cast<float>(k % 3) * 0.5f);
-  absl::StatusOr<RunResult> r = RunModule(**module, {arg});
+  const Literal arg = Pattern({1048576}, 3, 0.5f);
+  absl::StatusOr<RunResult> r = ParseAndRun(text, arg);
   ASSERT_TRUE(r.ok()) << r.status();
   for (int64_t k = 0; k < 6; ++k) {
     const float x = static_cast<float>(k % 3) * 0.5f;
@@ -131,11 +140,7 @@ ENTRY e {
   r = f32[4,256,1024] reshape(a)
   ROOT n = f32[4,256,1024] negate(r)
 })";
-  absl::StatusOr<std::unique_ptr<Module>> module = ParseModule(text);
-  ASSERT_TRUE(module.ok()) << module.status();
-  Literal arg(Shape::Array(PrimitiveType::F32, {1024, 1024}));
-  for (int64_t k = 0; k < 1024 * 1024; ++k) arg.SetRaw<float>(k, static_cast<float>(k % 5));
-  absl::StatusOr<RunResult> r = RunModule(**module, {arg});
+  absl::StatusOr<RunResult> r = ParseAndRun(text, Pattern({1024, 1024}, 5));
   ASSERT_TRUE(r.ok()) << r.status();
   for (int64_t k : {0, 1, 4, 1023, 1024, 777777})
     EXPECT_EQ(r->results[0].GetRaw<float>(k), -2.0f * static_cast<float>(k % 5)) << k;
@@ -151,11 +156,7 @@ ENTRY e {
   a = f32[1024,1024] add(p, p)
   ROOT c = f32[1024,4,256]{0,1,2} reshape(a)
 })";
-  absl::StatusOr<std::unique_ptr<Module>> module = ParseModule(text);
-  ASSERT_TRUE(module.ok()) << module.status();
-  Literal arg(Shape::Array(PrimitiveType::F32, {1024, 1024}));
-  for (int64_t k = 0; k < 1024 * 1024; ++k) arg.SetRaw<float>(k, static_cast<float>(k % 5));
-  absl::StatusOr<RunResult> r = RunModule(**module, {arg});
+  absl::StatusOr<RunResult> r = ParseAndRun(text, Pattern({1024, 1024}, 5));
   ASSERT_TRUE(r.ok()) << r.status();
   // Logical (i, j, l) is row-major element i*1024 + j*256 + l of a; with
   // layout {0,1,2} it sits at physical slot i + 1024*(j + 4*l).
