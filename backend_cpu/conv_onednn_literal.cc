@@ -31,6 +31,11 @@ bool OperandTypeFits(PrimitiveType t, PrimitiveType rt) {
 // enough to split a layer's activations over the pool.
 constexpr int64_t kConvertBlock = 1 << 14;
 
+// Bytes of f32 copies of input or result images per oneDNN call (see
+// TryOneDnnConvolutionLiterals): a few MB, about what a core's L2 and its
+// share of L3 keep.
+constexpr int64_t kChunkBytes = int64_t{4} << 20;
+
 // `n` elements of type t at `src` decoded to f32 into dst, in parallel
 // (each element independently: the bits do not depend on the pool width).
 void ToF32(PrimitiveType t, const uint8_t* src, int64_t n, float* dst) {
@@ -160,16 +165,36 @@ bool TryOneDnnConvolutionLiterals(const Instruction& instr, const ConvolutionDim
     p.in_spatial_strides.assign(ns, F);
     for (int64_t d = ns - 2; d >= 0; --d) p.in_spatial_strides[d] = p.in_spatial_strides[d + 1] * p.in_spatial[d + 1];
   }
-  const int threads = InParallelRegion() || ConvFlops(p) < kMinOpenMpFlops ? 1 : ThreadPoolWidth();
-  if (!OneDnnConvAccepts(p, threads)) return false;
-  // Input: in place (f32), converted with its own strides, or packed.
+  const PrimitiveType lt = ls.element_type();
+  Literal out = Literal::Uninitialized(out_shape);
+  // Images per call. Narrow operands and results go through f32 copies;
+  // when the batch is the outermost dimension of input and result, a few
+  // images at a time keep those copies small (resnet34's bf16 block held
+  // 23 MB input and 23 MB output copies per layer for 4 images) and warm
+  // in cache between the conversion and the convolution.
+  int64_t images = Nb;
+  const int64_t in_image = ist[dn.input_batch_dimension], out_image = ost[dn.output_batch_dimension];
+  if (BG == 1 && Nb > 1 && (IsNarrow(lt) || rt != PrimitiveType::F32) &&
+      in_image * Nb == lhs.physical_count() && out_image * Nb == out.physical_count()) {
+    const int64_t image_bytes = 4 * std::max(IsNarrow(lt) ? in_image : 0, rt != PrimitiveType::F32 ? out_image : 0);
+    images = std::clamp<int64_t>(kChunkBytes / std::max<int64_t>(image_bytes, 1), 1, Nb);
+  }
+  auto threads_for = [](const OneDnnConvProblem& q) {
+    return InParallelRegion() || ConvFlops(q) < kMinOpenMpFlops ? 1 : ThreadPoolWidth();
+  };
+  // Every distinct call (all images, or full chunks and a last one) must be
+  // accepted before anything is computed.
+  for (int64_t nb : {images, Nb % images}) {
+    if (nb == 0) continue;
+    OneDnnConvProblem q = p;
+    q.batch = nb;
+    if (!OneDnnConvAccepts(q, threads_for(q))) return false;
+  }
   F32Buffer in_buf, ker_buf, out_buf;
-  const float* in = nullptr;
-  if (BG == 1) {
-    in = AsF32(lhs, &in_buf);
-  } else {
+  const float* kernel = AsF32(ker, &ker_buf);
+  if (BG > 1) {
+    // Input packed once (every image: no chunks with batch groups).
     in_buf.resize(Nb * IS * F);
-    const PrimitiveType lt = ls.element_type();
     const int64_t bstr = ist[dn.input_batch_dimension], cstr = ist[dn.input_feature_dimension];
     // Rows (b, spatial position) of the packed input, in parallel.
     ParallelFor(Nb * IS, 64, [&](int64_t r0, int64_t r1) {
@@ -184,23 +209,41 @@ bool TryOneDnnConvolutionLiterals(const Instruction& instr, const ConvolutionDim
           LoadRun(lt, lhs.data(), (gb * Nb + b) * bstr + soff, cstr, C, in_buf.data() + r * F + gb * C);
       }
     });
-    in = in_buf.data();
   }
-  const float* kernel = AsF32(ker, &ker_buf);
-  // Result: written in place when f32, else into an f32 buffer with the
-  // result's strides that is rounded to the narrow type afterwards.
-  Literal out = Literal::Uninitialized(out_shape);
-  float* dst = reinterpret_cast<float*>(out.data());
-  if (rt != PrimitiveType::F32) {
-    out_buf.resize(out.physical_count());
-    dst = out_buf.data();
-  }
-  if (!TryOneDnnConvolution(p, in, kernel, dst, threads)) return false;
-  if (rt != PrimitiveType::F32) {
-    uint8_t* bytes = out.data();
-    ParallelFor(out.physical_count(), kConvertBlock, [&](int64_t i0, int64_t i1) {
-      F32ToNarrow(rt, out_buf.data() + i0, bytes + i0 * 2, i1 - i0);
-    });
+  for (int64_t b0 = 0; b0 < Nb; b0 += images) {
+    OneDnnConvProblem q = p;
+    q.batch = std::min(images, Nb - b0);
+    // Input: the operand in place (f32), its images converted with their
+    // own strides, or the packed copy.
+    const float* in = nullptr;
+    if (BG > 1) {
+      in = in_buf.data();
+    } else if (lt == PrimitiveType::F32) {
+      in = reinterpret_cast<const float*>(lhs.data()) + b0 * in_image;
+    } else if (images == Nb) {
+      in = AsF32(lhs, &in_buf);
+    } else {
+      in_buf.resize(q.batch * in_image);
+      ToF32(lt, lhs.data() + b0 * in_image * 2, q.batch * in_image, in_buf.data());
+      in = in_buf.data();
+    }
+    // Result: written in place when f32, else into an f32 buffer with the
+    // result's strides that is rounded to the narrow type afterwards.
+    const int64_t out_count = images == Nb ? out.physical_count() : q.batch * out_image;
+    float* dst = nullptr;
+    if (rt == PrimitiveType::F32) {
+      dst = reinterpret_cast<float*>(out.data()) + b0 * out_image;
+    } else {
+      out_buf.resize(out_count);
+      dst = out_buf.data();
+    }
+    if (!TryOneDnnConvolution(q, in, kernel, dst, threads_for(q))) return false;
+    if (rt != PrimitiveType::F32) {
+      uint8_t* bytes = out.data() + b0 * out_image * 2;
+      ParallelFor(out_count, kConvertBlock, [&](int64_t i0, int64_t i1) {
+        F32ToNarrow(rt, out_buf.data() + i0, bytes + i0 * 2, i1 - i0);
+      });
+    }
   }
   *result = std::move(out);
   return true;

@@ -7,6 +7,8 @@
 //     parallel blocks (ew_narrow_blocks.h, exact), keeping their layout;
 //     a narrow result is rounded once (nearest even) from the f32
 //     accumulation, as XLA:CPU does (it runs bf16 convolutions in f32).
+//     With the batch outermost, a few images are converted per oneDNN
+//     call, so the f32 copies stay a few MB.
 //   * feature groups (grouped, depthwise): oneDNN groups directly.
 //   * batch groups (weight gradients): output feature group g reads input
 //     batch slice g, which is a grouped convolution over an input whose

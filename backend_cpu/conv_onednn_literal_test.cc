@@ -44,6 +44,10 @@ const Case kCases[] = {
      "window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f, feature_group_count=2"},
     {"f16 NCHW", "f16[2,8,11,9]{3,2,1,0}", "f16[12,8,3,3]{3,2,1,0}", "f16[2,12,11,9]{3,2,1,0}",
      "window={size=3x3 pad=1_1x1_1}, dim_labels=bf01_oi01->bf01"},
+    // 1.4 MB of f32 per input image: converted two images at a time
+    // (kChunkBytes), then the last one alone.
+    {"bf16 batch of large images", "bf16[3,80,80,56]{3,2,1,0}", "bf16[3,3,56,4]{3,2,1,0}",
+     "bf16[3,80,80,4]{3,2,1,0}", "window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f"},
     {"bf16 x bf16 -> f32", "bf16[2,9,9,8]{3,2,1,0}", "bf16[3,3,8,8]{3,2,1,0}", "f32[2,9,9,8]{3,2,1,0}",
      "window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f"},
     // Depthwise weight gradient as JAX writes it: activations with the
