@@ -210,6 +210,40 @@ TEST(LinalgDot, RandomF64) { RandomDots({"f64", "f64", "f64"}, 40, 2); }
 TEST(LinalgDot, RandomC64) { RandomDots({"c64", "c64", "c64"}, 40, 3); }
 TEST(LinalgDot, RandomC128) { RandomDots({"c128", "c128", "c128"}, 30, 4); }
 TEST(LinalgDot, RandomS32) { RandomDots({"s32", "s32", "s32"}, 40, 5); }
+
+// A batch of products too small to be split (attention's per-head ones) is
+// shared out by batch: the same bytes for every pool width, and the right
+// values.
+TEST(LinalgDot, BatchOfSmallProductsBitIdenticalAcrossThreadCounts) {
+  constexpr int64_t B = 12, M = 64, K = 32, N = 48;
+  std::mt19937_64 rng(54);
+  std::uniform_real_distribution<double> u(-1, 1);
+  std::vector<double> a(B * M * K), b(B * K * N);
+  for (auto& v : a) v = static_cast<float>(u(rng));
+  for (auto& v : b) v = static_cast<float>(u(rng));
+  const std::string hlo = Module({"f32[12,64,32]{2,1,0}", "f32[12,32,48]{2,1,0}"}, "f32[12,64,48]{2,1,0}", "dot",
+                                 "lhs_batch_dims={0}, lhs_contracting_dims={2}, rhs_batch_dims={0}, "
+                                 "rhs_contracting_dims={1}");
+  const int saved = ThreadPoolWidth();
+  std::vector<std::vector<uint8_t>> bytes;
+  for (int width : {1, 2, 3}) {
+    SetThreadPoolWidth(width);
+    Literal r = RunHlo(hlo, {LitText("f32", {B, M, K}, a), LitText("f32", {B, K, N}, b)});
+    bytes.emplace_back(r.data(), r.data() + r.size_bytes());
+    const std::vector<double> got = Values(r);
+    ASSERT_EQ(got.size(), static_cast<size_t>(B * M * N));
+    for (int64_t q = 0; q < B; ++q)
+      for (int64_t i = 0; i < M; i += 7)
+        for (int64_t j = 0; j < N; j += 5) {
+          double want = 0;
+          for (int64_t k = 0; k < K; ++k) want += a[(q * M + i) * K + k] * b[(q * K + k) * N + j];
+          ASSERT_NEAR(got[(q * M + i) * N + j], want, 1e-4) << q << "," << i << "," << j;
+        }
+  }
+  SetThreadPoolWidth(saved);
+  EXPECT_EQ(bytes[0], bytes[1]);
+  EXPECT_EQ(bytes[0], bytes[2]);
+}
 TEST(LinalgDot, RandomS8ToS32) { RandomDots({"s8", "s8", "s32"}, 40, 6); }
 TEST(LinalgDot, RandomU8Wraps) { RandomDots({"u8", "u8", "u8"}, 30, 7); }
 TEST(LinalgDot, RandomS64) { RandomDots({"s64", "s64", "s64"}, 20, 8); }

@@ -316,6 +316,12 @@ void BlasGemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, int
 // Every element of C is computed by one BLAS call over the whole K, so
 // results are bit-identical for any pool width.
 
+// Per-product flops below which a batch of products is shared out by batch
+// (Gemm itself shares out products from 3.2e7 flops: kShareFlops).
+constexpr double kBatchShareFlops = 3.2e7;
+// ... when the whole batch is worth waking the pool for (a few us of work).
+constexpr double kBatchMinFlops = 4e5;
+
 template <typename T>
 void Gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, int64_t lda,
           const T* b, int64_t ldb, T* c, int64_t ldc) {
@@ -655,9 +661,21 @@ absl::StatusOr<Literal> LinalgEvalDot(const Instruction& instr,
       c.resize(B * M * N);
       cp = c.data();
     }
-    for (int64_t b = 0; b < B; ++b) {
-      Gemm<T>(av.trans, bv.trans, M, N, K, av.base + av.offsets[b], av.ld, bv.base + bv.offsets[b],
-              bv.ld, cp + b * M * N, N);
+    // Products too small for Gemm to share out (attention's per-head
+    // [128, 64] x [64, 128]) are shared by batch instead; each is still one
+    // call, so the bits do not depend on the pool width.
+    const double batch_flops = 2.0 * static_cast<double>(M) * N * K;
+    // (Not through a one-block ParallelFor otherwise: its body counts as a
+    // parallel region, where Gemm's own sharing would run inline.)
+    auto products = [&](int64_t b0, int64_t b1) {
+      for (int64_t b = b0; b < b1; ++b)
+        Gemm<T>(av.trans, bv.trans, M, N, K, av.base + av.offsets[b], av.ld, bv.base + bv.offsets[b],
+                bv.ld, cp + b * M * N, N);
+    };
+    if (B > 1 && batch_flops < kBatchShareFlops && batch_flops * B >= kBatchMinFlops) {
+      ParallelFor(B, 1, products);
+    } else {
+      products(0, B);
     }
     if (!direct) {
       result = RowMajorUninitialized(out_shape);  // Store writes every element
