@@ -259,23 +259,31 @@ struct RunReducer {
   using C = typename T::Compute;
   using Op = Scalar<T, kOp>;
 
-  // Reduction of n >= 1 contiguous elements without init: kLanes
-  // interleaved accumulators combined in lane order, then the tail. Cloned
-  // per ISA (AVX2 / AVX-512 vectors hold the 16 lanes): the lanes are
-  // independent, so every clone gives the same bits.
+  // Float maximum / minimum take 64 lanes: their select chain is several
+  // instructions deep, and 16 f32 lanes are one AVX-512 vector, a single
+  // dependency chain (the row max was 19% of a softmax). Their result does
+  // not depend on the order, except which NaN is returned when several
+  // differ, which XLA leaves open (docs/ops-reduction.md).
+  static constexpr int64_t kL =
+      T::kCat == ew::Cat::kFloat && (kOp == BinOp::kMax || kOp == BinOp::kMin) ? 4 * kLanes : kLanes;
+
+  // Reduction of n >= 1 contiguous elements without init: kL interleaved
+  // accumulators combined in lane order, then the tail. Cloned per ISA
+  // (AVX2 / AVX-512 vectors hold the lanes): the lanes are independent, so
+  // every clone gives the same bits.
   HLO_EW_CLONES static C Lanes(const S* x, int64_t n) {
-    if (n < kLanes) {
+    if (n < kL) {
       C a = T::Load(x[0]);
       for (int64_t i = 1; i < n; ++i) a = Op::Apply(a, T::Load(x[i]));
       return a;
     }
-    C acc[kLanes];
-    for (int64_t j = 0; j < kLanes; ++j) acc[j] = T::Load(x[j]);
-    int64_t i = kLanes;
-    for (; i + kLanes <= n; i += kLanes)
-      for (int64_t j = 0; j < kLanes; ++j) acc[j] = Op::Apply(acc[j], T::Load(x[i + j]));
+    C acc[kL];
+    for (int64_t j = 0; j < kL; ++j) acc[j] = T::Load(x[j]);
+    int64_t i = kL;
+    for (; i + kL <= n; i += kL)
+      for (int64_t j = 0; j < kL; ++j) acc[j] = Op::Apply(acc[j], T::Load(x[i + j]));
     C a = acc[0];
-    for (int64_t j = 1; j < kLanes; ++j) a = Op::Apply(a, acc[j]);
+    for (int64_t j = 1; j < kL; ++j) a = Op::Apply(a, acc[j]);
     for (; i < n; ++i) a = Op::Apply(a, T::Load(x[i]));
     return a;
   }

@@ -132,6 +132,30 @@ TEST(ReductionReduce, MaxMinPropagateNaN) {
             "f32[] nan");
 }
 
+// Long rows (the 64-lane path of float maximum / minimum): the extreme at
+// every lane position and in the tail, a NaN anywhere, and +0 among -0s.
+TEST(ReductionReduce, MaxMinOfLongRowsFindTheExtremeAtEveryPosition) {
+  constexpr int64_t n = 203;  // three blocks of 64 lanes and a tail of 11
+  for (int64_t at = 0; at < n; at += 3) {
+    std::vector<std::string> v(n);
+    for (int64_t i = 0; i < n; ++i) v[i] = std::to_string((i * 37) % 101 - 50);
+    v[at] = "1000";
+    const std::string row = absl::StrCat("f32[", n, "] {", absl::StrJoin(v, ","), "}");
+    ExpectRun(Reduce1D("f32", "maximum", n, "-inf"), {row}, "f32[] 1000");
+    v[at] = "-1000";
+    ExpectRun(Reduce1D("f32", "minimum", n, "inf"), {absl::StrCat("f32[", n, "] {", absl::StrJoin(v, ","), "}")},
+              "f32[] -1000");
+    v[at] = "nan";
+    ExpectRun(Reduce1D("f32", "maximum", n, "-inf"), {absl::StrCat("f32[", n, "] {", absl::StrJoin(v, ","), "}")},
+              "f32[] nan");
+    std::vector<std::string> zeros(n, "-0");
+    zeros[at] = "0";
+    const std::string zrow = absl::StrCat("f32[", n, "] {", absl::StrJoin(zeros, ","), "}");
+    ExpectRun(Reduce1D("f32", "maximum", n, "-inf"), {zrow}, "f32[] 0");
+    ExpectRun(Reduce1D("f32", "minimum", n, "inf"), {zrow}, "f32[] -0");
+  }
+}
+
 TEST(ReductionReduce, IntegerWrapAndBitOps) {
   ExpectRun(Reduce1D("s8", "add", 3, "0"), {"s8[3] {100, 100, 1}"}, "s8[] -55");
   ExpectRun(Reduce1D("u8", "multiply", 3, "1"), {"u8[3] {16, 16, 3}"}, "u8[] 0");
