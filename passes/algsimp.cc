@@ -486,6 +486,44 @@ Instruction* SimplifyPad(Instruction* x, Builder&) {
   return x->operand(0);
 }
 
+Instruction* SimplifyConvolution(Instruction* x, Builder& b) {
+  // R76: convolution(pad(a, 0), k), the pad only on the input's spatial
+  // dims, by edges >= 0 -> convolution(a, k) with those edges added to the
+  // window's padding: a convolution pads with zeros itself (XLA's
+  // FoldConvInputPad). Not across base dilation (the window's padding is
+  // not dilated, a padded operand is) nor a -0.0 pad value.
+  if (x->operand_count() != 2) return nullptr;
+  Instruction* pad = x->operand(0);
+  if (!Is(pad, Opcode::kPad) || pad->operand_count() != 2) return nullptr;
+  const Instruction* value = pad->operand(1);
+  if (!(IsFp(pad) ? IsFloatValue(value, 0.0) : IsIntValue(value, 0))) return nullptr;
+  const PaddingConfig* pc = pad->GetAttr<PaddingConfig>("padding");
+  const Window* w = x->GetAttr<Window>("window");
+  const ConvolutionDimensionNumbers* dn = x->GetAttr<ConvolutionDimensionNumbers>("dim_labels");
+  if (pc == nullptr || w == nullptr || dn == nullptr) return nullptr;
+  const std::vector<int64_t>& spatial = dn->input_spatial_dimensions;
+  if (static_cast<int64_t>(pc->size()) != pad->shape().rank() || w->dimensions.size() != spatial.size())
+    return nullptr;
+  Window folded = *w;
+  for (int64_t d = 0; d < static_cast<int64_t>(pc->size()); ++d) {
+    const PaddingDimension& pd = (*pc)[d];
+    if (pd.interior != 0 || pd.low < 0 || pd.high < 0) return nullptr;
+    const auto at = std::find(spatial.begin(), spatial.end(), d);
+    if (at == spatial.end()) {
+      if (pd.low != 0 || pd.high != 0) return nullptr;
+      continue;
+    }
+    WindowDimension& wd = folded.dimensions[at - spatial.begin()];
+    if ((pd.low != 0 || pd.high != 0) && wd.base_dilation != 1) return nullptr;
+    if (wd.padding_low < 0 || wd.padding_high < 0) return nullptr;
+    wd.padding_low += pd.low;
+    wd.padding_high += pd.high;
+  }
+  Instruction* y = CloneWith(b, x, {pad->operand(0), x->operand(1)});
+  y->SetAttr("window", folded);
+  return y;
+}
+
 Instruction* SimplifyConcatenate(Instruction* x, Builder& b) {
   // R58: concatenate(x) -> x.
   if (x->operand_count() == 1) return x->operand(0);
@@ -717,6 +755,7 @@ Instruction* Simplify(Instruction* x, Builder& b) {
     case Opcode::kBroadcast: return SimplifyBroadcast(x, b);
     case Opcode::kSlice: return SimplifySlice(x, b);
     case Opcode::kPad: return SimplifyPad(x, b);
+    case Opcode::kConvolution: return SimplifyConvolution(x, b);
     case Opcode::kConcatenate: return SimplifyConcatenate(x, b);
     case Opcode::kReverse: return SimplifyReverse(x, b);
     case Opcode::kCopy: return SimplifyCopy(x, b);
