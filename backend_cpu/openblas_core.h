@@ -18,6 +18,9 @@ namespace hlo::cpu {
 // the kernel family of the instructions the CPU has (the same thing
 // OPENBLAS_CORETYPE does). A user's OPENBLAS_CORETYPE is left as it is, as
 // is a CPU that OpenBLAS recognised. Thread-safe; idempotent.
+// The switch happens at our first BLAS call: a program that also calls
+// OpenBLAS itself on other threads at that moment (NumPy in the same Python
+// process) should set OPENBLAS_CORETYPE before it starts instead.
 void SelectOpenBlasKernels();
 
 // The kernel family OpenBLAS runs ("SkylakeX", "Haswell", ...), or "" when
