@@ -4,7 +4,6 @@
 #include <dlfcn.h>
 
 #include <cstdlib>
-#include <cstring>
 #include <mutex>
 
 namespace hlo::cpu {
@@ -41,13 +40,11 @@ void SelectOpenBlasKernels() {
   static std::once_flag once;
   std::call_once(once, [] {
     if (std::getenv("OPENBLAS_CORETYPE") != nullptr) return;  // the user's choice
-    const CharFn corename = Lookup<CharFn>("openblas_get_corename");
     const VoidFn quit = Lookup<VoidFn>("gotoblas_dynamic_quit");
     const VoidFn init = Lookup<VoidFn>("gotoblas_dynamic_init");
-    if (corename == nullptr || quit == nullptr || init == nullptr) return;
-    const char* current = corename();
+    if (quit == nullptr || init == nullptr) return;
     // Prescott is DYNAMIC_ARCH's fallback for a CPU it does not know.
-    if (current == nullptr || std::strcmp(current, "Prescott") != 0) return;
+    if (OpenBlasCoreName() != "Prescott") return;
     __builtin_cpu_init();
     const std::string best = BestOpenBlasCoreFor(
         __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&

@@ -789,14 +789,24 @@ absl::StatusOr<Literal> EvalGather(const Instruction& instr, absl::Span<const Li
   const int64_t nvec = *nvec_or;
   if (!AllInRange(collapsed, rank) || !AllInRange(obd, rank) || !AllInRange(offset_dims, orank))
     return OpError(instr, "dimension numbers out of range");
-  for (int64_t d : collapsed)
+  // A collapsed or batching dimension of slice size 0 makes every slice
+  // empty while the result may still have elements: nothing to read them from.
+  const bool result_has_elements = out_shape.ElementCount() > 0;
+  auto empty_slice_error = [&](int64_t d) {
+    return OpError(instr, absl::StrCat("slice size 0 in collapsed or batching dimension ", d,
+                                       " leaves nothing to gather into a non-empty result"));
+  };
+  for (int64_t d : collapsed) {
     if (slice_sizes[d] > 1) return OpError(instr, "collapsed slice dims must have size 1");
+    if (slice_sizes[d] == 0 && result_has_elements) return empty_slice_error(d);
+  }
   if (obd.size() != sibd.size())
     return OpError(instr, "operand_batching_dims and start_indices_batching_dims differ in size");
   for (size_t k = 0; k < obd.size(); ++k) {
     if (sibd[k] < 0 || sibd[k] >= irank || sibd[k] == ivd)
       return OpError(instr, "start_indices_batching_dims out of range");
     if (slice_sizes[obd[k]] > 1) return OpError(instr, "batching dims must have slice size 1");
+    if (slice_sizes[obd[k]] == 0 && result_has_elements) return empty_slice_error(obd[k]);
     if (ind.shape().dim(sibd[k]) > in.shape().dim(obd[k]))
       return OpError(instr, "batching dimension sizes of operand and indices differ");
   }
@@ -823,15 +833,6 @@ absl::StatusOr<Literal> EvalGather(const Instruction& instr, absl::Span<const Li
     win_src.push_back(in_strides[offset_operand[k]]);
   }
   const IntList sibd_pos = PositionsIn(idx_batch, sibd);
-  // A collapsed or batching dimension of slice size 0 makes every slice
-  // empty while the result still has elements: nothing to read them from.
-  if (out_shape.ElementCount() > 0) {
-    for (const IntList* dims : {&collapsed, &obd})
-      for (int64_t d : *dims)
-        if (slice_sizes[d] == 0)
-          return OpError(instr, absl::StrCat("slice size 0 in collapsed or batching dimension ", d,
-                                             " leaves nothing to gather into a non-empty result"));
-  }
 
   absl::StatusOr<std::vector<int64_t>> idx_or = IndexValues(instr, ind);
   if (!idx_or.ok()) return idx_or.status();
