@@ -914,6 +914,52 @@ TEST(LinalgFft, BitIdenticalAcrossThreadCounts) {
   SetFftThreading(saved_threads, saved_min);
 }
 
+// Batched transforms of 1 MB and more run in chunks of the outermost batch
+// dimension (ops_fft.cc); 9 batches of 64x256 make chunks of 2 indices and
+// a last one of 1. Tones check the values (FFT: N at the tone, IFFT: 1 at
+// minus the tone) for the chunked layout and for one whose batch dim is
+// not outermost (unchunked); every width gives the same bytes.
+TEST(LinalgFft, ChunkedBatchesTonesAndWidths) {
+  const std::vector<int64_t> dims = {9, 64, 256};
+  const int64_t N = 256;
+  std::vector<double> re(Prod(dims)), im(Prod(dims));
+  auto tone = [](int64_t b, int64_t j) { return (b * 37 + j * 3) % 256; };
+  for (int64_t b = 0; b < 9; ++b)
+    for (int64_t j = 0; j < 64; ++j)
+      for (int64_t t = 0; t < N; ++t) {
+        const double ph = 2 * M_PI * static_cast<double>(tone(b, j) * t % N) / N;
+        re[(b * 64 + j) * N + t] = std::cos(ph);
+        im[(b * 64 + j) * N + t] = std::sin(ph);
+      }
+  const std::string x = LitText("c64", dims, re, im);
+  const int saved = ThreadPoolWidth();
+  for (const auto& m2m : std::vector<std::vector<int64_t>>{{2, 1, 0}, {2, 0, 1}}) {
+    const std::string s = ShapeText("c64", dims, m2m);
+    for (const std::string type : {"FFT", "IFFT"}) {
+      std::vector<std::vector<uint8_t>> bytes;
+      for (int width : {1, 2, 3}) {
+        SetThreadPoolWidth(width);
+        Literal r = RunHlo(Module({s}, s, "fft", absl::StrCat("fft_type=", type, ", fft_length={256}")), {x});
+        bytes.emplace_back(r.data(), r.data() + r.size_bytes());
+        if (width > 1) continue;
+        const auto got = ComplexValues(r);
+        ASSERT_EQ(got.size(), re.size());
+        for (int64_t b = 0; b < 9; ++b)
+          for (int64_t j = 0; j < 64; ++j)
+            for (int64_t k = 0; k < N; ++k) {
+              const int64_t at = type == "FFT" ? tone(b, j) : (N - tone(b, j)) % N;
+              const cd want = k == at ? cd(type == "FFT" ? N : 1, 0) : cd(0, 0);
+              ASSERT_LT(std::abs(got[(b * 64 + j) * N + k] - want), type == "FFT" ? 2e-3 : 1e-5)
+                  << type << " " << s << " " << b << " " << j << " " << k;
+            }
+      }
+      EXPECT_EQ(bytes[0], bytes[1]) << type << " " << s;
+      EXPECT_EQ(bytes[0], bytes[2]) << type << " " << s;
+    }
+  }
+  SetThreadPoolWidth(saved);
+}
+
 // ================================================================ cholesky
 
 TEST(LinalgCholesky, Known) {

@@ -20,7 +20,10 @@
 // ParallelFor), so FFTW never starts threads of its own, never
 // oversubscribes the pool, and runs inline when the pool is busy or nested.
 // The plan (hence the arithmetic) depends only on the problem, never on the
-// pool width: results are bit-identical for any width.
+// pool width: results are bit-identical for any width. Batched transforms
+// of 1 MB and more run as chunks of their outermost batch dimension
+// instead (single-threaded plans, chunks over the pool, IFFT's scaling
+// done per chunk in cache; see ChunkDim).
 //
 // FFT is unnormalised; IFFT and IRFFT are scaled by 1/prod(fft_length) as
 // XLA does.
@@ -33,6 +36,7 @@
 #include <cstring>
 #include <map>
 #include <tuple>
+#include <type_traits>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -247,12 +251,74 @@ bool RunFft(FftKind kind, const std::vector<FftDim>& dims, const std::vector<Fft
   return true;
 }
 
-// Multiplies the n reals at p by s, in parallel over fixed blocks.
+// Divides the n reals at p by `total` (IFFT's and IRFFT's 1/N). A
+// power-of-two total multiplies by its exact reciprocal instead: x * 2^-k
+// and x / 2^k are the same correctly rounded value (subnormal results
+// included), and a multiply costs a fraction of a divide.
 template <typename R>
-void Scale(R* p, int64_t n, R s) {
-  ParallelFor(n, int64_t{1} << 16, [&](int64_t i0, int64_t i1) {
-    for (int64_t i = i0; i < i1; ++i) p[i] /= s;
+void ScaleSpan(R* __restrict p, int64_t n, int64_t total) {
+  const R divisor = static_cast<R>(total);
+  if (total > 0 && (total & (total - 1)) == 0) {
+    const R reciprocal = R(1) / divisor;
+    for (int64_t i = 0; i < n; ++i) p[i] *= reciprocal;
+  } else {
+    for (int64_t i = 0; i < n; ++i) p[i] /= divisor;
+  }
+}
+
+// ScaleSpan over the pool, in fixed blocks.
+template <typename R>
+void Scale(R* p, int64_t n, int64_t total) {
+  ParallelFor(n, int64_t{1} << 16, [p, total](int64_t i0, int64_t i1) { ScaleSpan(p + i0, i1 - i0, total); });
+}
+
+// Batched transforms whose result is at least this large run as chunks of
+// whole indices of the result's outermost batch dimension, each chunk's
+// result about kChunkBytes (it stays in L2 while IFFT scales it), the
+// chunks shared out over the pool. The chunk size depends on the problem
+// only, so the bits do not depend on the pool width.
+constexpr int64_t kChunkMinBytes = int64_t{1} << 20;
+constexpr int64_t kChunkBytes = int64_t{256} << 10;
+
+// The batch dimension to cut into chunks: the one whose result stride
+// times size is the whole result (outermost, dense), with one index
+// small enough to be a chunk. -1 when the transform is not chunked
+// (IRFFT: FFTW's complex-to-real plans destroy their input, which is
+// copied whole first).
+int ChunkDim(FftKind kind, const std::vector<FftDim>& batch, int64_t out_elems, int64_t out_elem_bytes) {
+  if (kind == FftKind::kIrfft || out_elems * out_elem_bytes < kChunkMinBytes) return -1;
+  for (size_t j = 0; j < batch.size(); ++j)
+    if (batch[j].os * batch[j].n == out_elems && batch[j].os * out_elem_bytes <= kChunkBytes)
+      return static_cast<int>(j);
+  return -1;
+}
+
+// Runs the transform chunk by chunk along batch[cd] (see ChunkDim), scaling
+// each chunk's result right after its transform when `scale`. False when
+// FFTW could not plan a chunk.
+template <bool kDouble>
+bool RunFftChunked(FftKind kind, const std::vector<FftDim>& dims, const std::vector<FftDim>& batch, int cd,
+                   const uint8_t* in, int64_t in_elem_bytes, uint8_t* out, int64_t out_elem_bytes,
+                   int64_t reals_per_elem, bool scale, int64_t total) {
+  using R = std::conditional_t<kDouble, double, float>;
+  const FftDim whole = batch[cd];
+  const int64_t per_chunk = std::max<int64_t>(1, kChunkBytes / (whole.os * out_elem_bytes));
+  const int64_t chunks = (whole.n + per_chunk - 1) / per_chunk;
+  std::atomic<bool> failed{false};
+  ParallelFor(chunks, 1, [&](int64_t c0, int64_t c1) {
+    std::vector<FftDim> part = batch;
+    for (int64_t c = c0; c < c1 && !failed.load(std::memory_order_relaxed); ++c) {
+      const int64_t b0 = c * per_chunk, b1 = std::min(whole.n, b0 + per_chunk);
+      part[cd].n = b1 - b0;
+      uint8_t* o = out + b0 * whole.os * out_elem_bytes;
+      if (!RunFft<kDouble>(kind, dims, part, 1, in + b0 * whole.is * in_elem_bytes, 0, o)) {
+        failed.store(true, std::memory_order_relaxed);
+        return;
+      }
+      if (scale) ScaleSpan(reinterpret_cast<R*>(o), (b1 - b0) * whole.os * reals_per_elem, total);
+    }
   });
+  return !failed.load();
 }
 
 bool IsUntiled(const Shape& s) {
@@ -350,17 +416,30 @@ absl::StatusOr<Literal> LinalgEvalFft(const Instruction& instr,
   }
   for (int64_t i = 0; i < rank - r; ++i)
     if (is.dim(i) != 1) batch.push_back({is.dim(i), ist[i], ost[i]});
+  const bool scale = kind == FftKind::kIfft || kind == FftKind::kIrfft;
+  const int64_t reals_per_elem = IsComplex(ot) ? 2 : 1;
+  const int cd = ChunkDim(kind, batch, os.ElementCount(), result.element_bytes());
+  if (cd >= 0) {
+    const bool ok =
+        dbl ? RunFftChunked<true>(kind, dims, batch, cd, in.data(), in.element_bytes(), result.data(),
+                                  result.element_bytes(), reals_per_elem, scale, total)
+            : RunFftChunked<false>(kind, dims, batch, cd, in.data(), in.element_bytes(), result.data(),
+                                   result.element_bytes(), reals_per_elem, scale, total);
+    if (!ok) return OpUnimplemented(instr, "FFTW could not plan this transform");
+    if (out_direct) return result;
+    return ToLayout(std::move(result), os.layout());
+  }
   const int threads = total * howmany >= FftThreadMinPoints() ? FftPlanThreads() : 1;
   const size_t in_bytes = in.size_bytes();
   const bool ok = dbl ? RunFft<true>(kind, dims, batch, threads, in.data(), in_bytes, result.data())
                       : RunFft<false>(kind, dims, batch, threads, in.data(), in_bytes, result.data());
   if (!ok) return OpUnimplemented(instr, "FFTW could not plan this transform");
-  if (kind == FftKind::kIfft || kind == FftKind::kIrfft) {
-    const int64_t cnt = os.ElementCount() * (IsComplex(ot) ? 2 : 1);
+  if (scale) {
+    const int64_t cnt = os.ElementCount() * reals_per_elem;
     if (dbl) {
-      Scale<double>(reinterpret_cast<double*>(result.data()), cnt, static_cast<double>(total));
+      Scale<double>(reinterpret_cast<double*>(result.data()), cnt, total);
     } else {
-      Scale<float>(reinterpret_cast<float*>(result.data()), cnt, static_cast<float>(total));
+      Scale<float>(reinterpret_cast<float*>(result.data()), cnt, total);
     }
   }
   if (out_direct) return result;
