@@ -140,7 +140,9 @@ TEST(OneDnnConvLiterals, ExactAgainstF64RoundedOnce) {
     const Literal in = Random(*ParseShape(k.in), rng, true), ker = Random(*ParseShape(k.ker), rng, true);
     Literal direct;
     const bool ran = TryOneDnnConvolutionLiterals(*c.instr, *c.dn, c.window, in, ker, c.fg, c.bg, &direct);
-    if (k.path != Case::kCpuDependent) EXPECT_EQ(ran, k.path == Case::kOneDnn);
+    if (k.path != Case::kCpuDependent) {
+      EXPECT_EQ(ran, k.path == Case::kOneDnn);
+    }
     auto got = LinalgEvalConvolution(*c.instr, {&in, &ker});
     ASSERT_TRUE(got.ok()) << got.status();
     const Literal in64 = Converted(in, *ParseShape(F64(k.in))), ker64 = Converted(ker, *ParseShape(F64(k.ker)));
@@ -148,7 +150,9 @@ TEST(OneDnnConvLiterals, ExactAgainstF64RoundedOnce) {
     ASSERT_TRUE(ref64.ok()) << ref64.status();
     const Literal ref = Converted(*ref64, c.instr->shape());
     EXPECT_TRUE(SameBytes(*got, ref));
-    if (ran) EXPECT_TRUE(SameBytes(direct, ref));
+    if (ran) {
+      EXPECT_TRUE(SameBytes(direct, ref));
+    }
   }
 }
 

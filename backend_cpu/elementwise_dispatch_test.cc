@@ -108,6 +108,41 @@ TEST(ElementwiseDispatchTest, ClonesMatchScalarFormulas) {
   }
 }
 
+// The scalar-operand kernels (one element read for every position, either
+// slot) give the bits of the ordinary kernel over a spread copy of that
+// element; no other op or type has one.
+TEST(ElementwiseDispatchTest, ScalarOperandKernelsMatchSpreadCopies) {
+  std::mt19937_64 rng(71);
+  const int64_t n = 1000;  // not a multiple of any vector width
+  for (P t : {P::F32, P::F64}) {
+    for (Opcode op : {Opcode::kAdd, Opcode::kSubtract, Opcode::kMultiply, Opcode::kDivide, Opcode::kMaximum,
+                      Opcode::kMinimum}) {
+      const Buf span = RandomBuf(t, n, rng);
+      const Buf scalars = RandomBuf(t, 8, rng);
+      for (int64_t v = 0; v < scalars.n(); ++v) {
+        Buf spread = MakeBuf(t, n);
+        for (int64_t i = 0; i < n; ++i) spread.set_bits(i, scalars.bits(v));
+        for (int slot : {0, 1}) {
+          const ElementwiseKernel k = SelectScalarOperandKernel(op, t, slot);
+          ASSERT_NE(k, nullptr) << OpcodeName(op) << " slot " << slot;
+          const Buf want = slot == 0 ? Run2(op, spread, span, t) : Run2(op, span, spread, t);
+          Buf got = MakeBuf(t, n);
+          const void* ins[2] = {slot == 0 ? scalars.bytes.data() + v * PrimitiveTypeByteSize(t) : span.bytes.data(),
+                                slot == 1 ? scalars.bytes.data() + v * PrimitiveTypeByteSize(t) : span.bytes.data()};
+          k(ins, got.bytes.data(), 0, n, KernelParams{});
+          for (int64_t i = 0; i < n; ++i)
+            ASSERT_EQ(got.bits(i), want.bits(i)) << OpcodeName(op) << " " << PrimitiveTypeName(t) << " slot "
+                                                 << slot << " at " << i;
+        }
+      }
+    }
+  }
+  EXPECT_EQ(SelectScalarOperandKernel(Opcode::kPower, P::F32, 1), nullptr);
+  EXPECT_EQ(SelectScalarOperandKernel(Opcode::kAdd, P::BF16, 1), nullptr);
+  EXPECT_EQ(SelectScalarOperandKernel(Opcode::kAdd, P::S32, 1), nullptr);
+  EXPECT_EQ(SelectScalarOperandKernel(Opcode::kAdd, P::F32, 2), nullptr);
+}
+
 TEST(ElementwiseDispatchTest, ResultsIndependentOfThreadCount) {
   std::mt19937_64 rng(9);
   const int64_t n = (int64_t{1} << 18) + 77;  // many blocks, ragged tail

@@ -107,6 +107,10 @@ absl::StatusOr<ComparisonType> ParseComparisonType(absl::string_view s) {
   return absl::InvalidArgumentError(absl::StrCat("unknown comparison type '", s, "'"));
 }
 
+ElementwiseKernel SelectScalarOperandKernel(Opcode op, PrimitiveType type, int scalar) {
+  return ew::SelectFloatScalarOperandKernel(op, type, scalar);
+}
+
 absl::StatusOr<ElementwiseKernel> SelectElementwiseKernel(
     Opcode op, absl::Span<const PrimitiveType> operand_types, PrimitiveType result_type,
     const ElementwiseAttrs& attrs) {

@@ -60,6 +60,15 @@ absl::StatusOr<ElementwiseKernel> SelectElementwiseKernel(
     Opcode op, absl::Span<const PrimitiveType> operand_types, PrimitiveType result_type,
     const ElementwiseAttrs& attrs);
 
+// The kernel of binary `op` on operands and result of `type` whose operand
+// `scalar` (0 or 1) is a single element, inputs[scalar][0], read for every
+// position; the other operand and the result are spans as above. It
+// computes bit for bit what SelectElementwiseKernel's kernel computes over
+// a spread copy of that element. Null where there is no such form (only
+// f32 and f64 add, subtract, multiply, divide, maximum and minimum have
+// one).
+ElementwiseKernel SelectScalarOperandKernel(Opcode op, PrimitiveType type, int scalar);
+
 // Default block size (elements) for splitting an elementwise op over the
 // pool.
 inline constexpr int64_t kElementwiseBlock = 16384;

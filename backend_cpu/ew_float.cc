@@ -226,6 +226,18 @@ ElementwiseKernel Binary(PrimitiveType t) {
   }
 }
 
+// f32/f64 only: narrower types decode tiles and have no scalar form.
+template <class Op>
+ElementwiseKernel BinaryScalar(PrimitiveType t, int scalar) {
+  switch (t) {
+    case PrimitiveType::F32:
+      return scalar == 0 ? &BinaryScalarLoopV<F32T, F32T, Op, 0> : &BinaryScalarLoopV<F32T, F32T, Op, 1>;
+    case PrimitiveType::F64:
+      return scalar == 0 ? &BinaryScalarLoopV<F64T, F64T, Op, 0> : &BinaryScalarLoopV<F64T, F64T, Op, 1>;
+    default: return nullptr;
+  }
+}
+
 template <class Op>
 ElementwiseKernel BinaryToPred(PrimitiveType t) {
   switch (t) {
@@ -329,6 +341,19 @@ ElementwiseKernel ReducePrecisionKernel(PrimitiveType t) {
 }
 
 }  // namespace
+
+ElementwiseKernel SelectFloatScalarOperandKernel(Opcode op, PrimitiveType t, int scalar) {
+  if (scalar != 0 && scalar != 1) return nullptr;
+  switch (op) {
+    case Opcode::kAdd: return BinaryScalar<OpAdd>(t, scalar);
+    case Opcode::kSubtract: return BinaryScalar<OpSub>(t, scalar);
+    case Opcode::kMultiply: return BinaryScalar<OpMul>(t, scalar);
+    case Opcode::kDivide: return BinaryScalar<OpDiv>(t, scalar);
+    case Opcode::kMaximum: return BinaryScalar<OpMax>(t, scalar);
+    case Opcode::kMinimum: return BinaryScalar<OpMin>(t, scalar);
+    default: return nullptr;
+  }
+}
 
 ElementwiseKernel SelectFloatKernel(Opcode op, PrimitiveType t, const ElementwiseAttrs& attrs) {
   switch (op) {

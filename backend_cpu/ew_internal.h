@@ -13,6 +13,10 @@ namespace hlo::cpu::ew {
 // Float element type t (f16 ... f8e8m0fnu, f32, f64): every op whose
 // operands (and, except compare/is-finite, result) have type t.
 ElementwiseKernel SelectFloatKernel(Opcode op, PrimitiveType t, const ElementwiseAttrs& attrs);
+// The binary op with operand `scalar` (0 or 1) one element for every
+// position (SelectScalarOperandKernel), f32/f64 add, subtract, multiply,
+// divide, maximum, minimum.
+ElementwiseKernel SelectFloatScalarOperandKernel(Opcode op, PrimitiveType t, int scalar);
 // complex(re, im) with re/im of float type t (f32 -> c64, f64 -> c128).
 ElementwiseKernel SelectMakeComplexKernel(PrimitiveType t);
 

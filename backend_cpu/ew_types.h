@@ -339,6 +339,25 @@ HLO_EW_CLONES void BinaryLoopV(const void* const* in, void* out, int64_t begin, 
   for (int64_t i = begin; i < end; ++i) y[i] = Out::Store(Op::Apply(In::Load(a[i]), In::Load(b[i])));
 }
 
+// BinaryLoopV with one operand a single element read for every position
+// (kScalar = 0: a, 1: b), as fused rows use a broadcast of one value per
+// row: the same Op::Apply on the same values, hence the same bits as over
+// a spread copy of it.
+template <class In, class Out, class Op, int kScalar>
+HLO_EW_CLONES void BinaryScalarLoopV(const void* const* in, void* out, int64_t begin, int64_t end,
+                                     const KernelParams&) {
+  const typename In::Storage* __restrict a = static_cast<const typename In::Storage*>(in[0]);
+  const typename In::Storage* __restrict b = static_cast<const typename In::Storage*>(in[1]);
+  typename Out::Storage* __restrict y = static_cast<typename Out::Storage*>(out);
+  if constexpr (kScalar == 0) {
+    const auto s = In::Load(a[0]);
+    for (int64_t i = begin; i < end; ++i) y[i] = Out::Store(Op::Apply(s, In::Load(b[i])));
+  } else {
+    const auto s = In::Load(b[0]);
+    for (int64_t i = begin; i < end; ++i) y[i] = Out::Store(Op::Apply(In::Load(a[i]), s));
+  }
+}
+
 template <class In, class Out, class Op>
 HLO_EW_CLONES void TernaryLoopV(const void* const* in, void* out, int64_t begin, int64_t end,
                                 const KernelParams&) {

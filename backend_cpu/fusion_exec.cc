@@ -39,7 +39,9 @@ constexpr int64_t kStreamOutputBytes = int64_t{16} << 20;
 
 int64_t RoundUp(int64_t x) { return (x + kAlign - 1) / kAlign * kAlign; }
 
-enum class StepKind : uint8_t { kElementwise, kCopy, kSplat, kReduce, kAlias, kInvariantRow, kIotaOuter };
+enum class StepKind : uint8_t {
+  kElementwise, kCopy, kSplat, kReduce, kAlias, kInvariantRow, kRowScalar, kIotaOuter
+};
 
 // One row op, run on a block of m rows.
 struct Step {
@@ -68,6 +70,9 @@ struct Step {
   // kInvariantRow (a broadcast that gives every row the same values, the
   // whole operand, read only by elementwise steps): no copy, the operand
   // itself stands for each row.
+  // kRowScalar (a broadcast of one value per row, read only by binary
+  // elementwise steps that have a scalar-operand kernel): no copy, the
+  // operand's value of row r stands for that whole row.
   // kSplat (a broadcast of a whole scalar): the splat holding its values.
   int splat_index = -1;
   // kReduce: the typed reducer, the operand's dims after the outer ones and
@@ -102,6 +107,7 @@ class FusionPlan {
   bool tuple_root = false;        // a multi-output fusion (its root is a tuple)
   bool stream_outputs = false;    // outputs go through scratch + streaming stores
   std::vector<bool> invariant_row;  // per position: one row stands for all
+  std::vector<bool> row_scalar;     // per position: one element stands for its row
   std::vector<int> outputs;       // positions of the fusion's outputs
   std::vector<int> output_index;  // per position: its output number, or -1
 
@@ -228,6 +234,7 @@ std::vector<int> ScratchHolders(const FusionPlan& plan) {
     const bool in_place = plan.output_index[step.out] >= 0 && !plan.stream_outputs;
     switch (step.kind) {
       case StepKind::kAlias:
+      case StepKind::kRowScalar:
         if (!in_place) holder[step.out] = holder[step.in[0]];
         break;
       case StepKind::kSplat:
@@ -287,6 +294,50 @@ std::vector<int64_t> AssignSlots(const FusionPlan& plan, const std::vector<int>&
     for (int q : released_after[j]) free_slots.emplace_back(size_of(q), offset[q]);
   }
   return offset;
+}
+
+// Broadcasts of one value per row (row max, mean, variance, sum spread
+// over the row) read only as an operand of binary elementwise steps with a
+// scalar-operand kernel: no spread copy, those steps run row by row with
+// the row's value as their scalar operand (same bits). Rows shorter than
+// kMinInvariantRow keep the copy: a kernel call per row would cost more.
+void MarkRowScalars(FusionPlan* plan, const absl::flat_hash_map<const Instruction*, int>& position,
+                    const std::vector<int>& step_of) {
+  const RowSplit& s = plan->split;
+  plan->row_scalar.assign(s.order.size(), false);
+  for (Step& step : plan->steps) {
+    if (step.kind != StepKind::kCopy || step.source >= 0 || step.src_row_stride != 1 || step.src_base != 0 ||
+        step.sizes.size() != 1 || step.strides[0] != 0 || step.sizes[0] != plan->row_elems[step.out] ||
+        plan->row_elems[step.in[0]] != 1 || plan->row_elems[step.out] < kMinInvariantRow ||
+        plan->output_index[step.out] >= 0)
+      continue;
+    // Every reader: a binary elementwise step reading it once, with a
+    // scalar kernel for that operand slot.
+    std::vector<std::pair<Step*, ElementwiseKernel>> readers;
+    bool ok = true;
+    for (const Instruction* u : s.order[step.out]->users()) {
+      const int j = step_of[position.at(u)];
+      Step* reader = j >= 0 ? &plan->steps[j] : nullptr;
+      if (reader == nullptr || reader->kind != StepKind::kElementwise || reader->in.size() != 2 ||
+          reader->in[0] == reader->in[1]) {
+        ok = false;
+        break;
+      }
+      const int slot = reader->in[0] == step.out ? 0 : 1;
+      const ElementwiseKernel k =
+          SelectScalarOperandKernel(u->opcode(), u->shape().element_type(), slot);
+      if (k == nullptr || reader->splat[1 - slot] >= 0 || u->operand(0)->shape().element_type() !=
+                                                             u->shape().element_type()) {
+        ok = false;
+        break;
+      }
+      readers.emplace_back(reader, k);
+    }
+    if (!ok || readers.empty()) continue;
+    step.kind = StepKind::kRowScalar;
+    plan->row_scalar[step.out] = true;
+    for (auto& [reader, kernel] : readers) reader->kernel = kernel;
+  }
 }
 
 }  // namespace
@@ -411,9 +462,10 @@ absl::StatusOr<std::unique_ptr<FusionPlan>> MakeFusionPlan(const Computation& fu
     step.kind = StepKind::kInvariantRow;
     plan->invariant_row[step.out] = true;
   }
+  MarkRowScalars(plan.get(), position, step_of);
   for (Step& step : plan->steps)
     if (step.kind == StepKind::kElementwise)
-      for (int p : step.in) step.per_row |= plan->invariant_row[p];
+      for (int p : step.in) step.per_row |= plan->invariant_row[p] || plan->row_scalar[p];
   int64_t output_bytes = 0;
   for (int p : plan->outputs) output_bytes += plan->RowBytes(p) * s.rows;
   plan->stream_outputs = output_bytes >= kStreamOutputBytes;
@@ -675,16 +727,22 @@ absl::StatusOr<Literal> RunFusionPlan(const FusionPlan& plan, const Instruction&
               break;
             }
             for (int64_t r = 0; r < m; ++r) {
-              // Splats and invariant rows are the same for every row.
-              for (size_t j = 0; j < step.in.size(); ++j)
-                if (step.splat[j] < 0 && !plan.invariant_row[step.in[j]])
-                  ins[j] = ptr[step.in[j]] + r * plan.RowBytes(step.in[j]);
+              // Splats and invariant rows are the same for every row; a
+              // row scalar is one element per row.
+              for (size_t j = 0; j < step.in.size(); ++j) {
+                const int p = step.in[j];
+                if (step.splat[j] < 0 && !plan.invariant_row[p])
+                  ins[j] = ptr[p] + r * (plan.row_scalar[p] ? plan.elem_bytes[p] : plan.RowBytes(p));
+              }
               step.kernel(ins.data(), dst + r * row_bytes, 0, plan.row_elems[step.out], step.params);
             }
             break;
           case StepKind::kInvariantRow:
             dst = const_cast<uint8_t*>(step.source >= 0 ? plan.sources[step.source].data()
                                                          : whole[step.in[0]]->data());
+            break;
+          case StepKind::kRowScalar:
+            dst = const_cast<uint8_t*>(ptr[step.in[0]]);
             break;
           case StepKind::kCopy: {
             const uint8_t* from =
@@ -739,6 +797,24 @@ absl::StatusOr<Literal> RunFusionPlan(const FusionPlan& plan, const Instruction&
 }
 
 absl::Status CanRunByRows(const Computation& fused) { return MakeFusionPlan(fused).status(); }
+
+std::string DescribeFusionPlan(const FusionPlan& plan) {
+  std::string out;
+  for (const Step& step : plan.steps) {
+    if (!out.empty()) out += ' ';
+    switch (step.kind) {
+      case StepKind::kElementwise: out += "elementwise"; break;
+      case StepKind::kCopy: out += "copy"; break;
+      case StepKind::kSplat: out += "splat"; break;
+      case StepKind::kReduce: out += "reduce"; break;
+      case StepKind::kAlias: out += "alias"; break;
+      case StepKind::kInvariantRow: out += "invariant-row"; break;
+      case StepKind::kRowScalar: out += "row-scalar"; break;
+      case StepKind::kIotaOuter: out += "iota-outer"; break;
+    }
+  }
+  return out;
+}
 
 FusionPlans::FusionPlans(const Module& module) {
   for (const Computation* c : module.computations())

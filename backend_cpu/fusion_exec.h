@@ -53,6 +53,11 @@ absl::StatusOr<std::unique_ptr<FusionPlan>> MakeFusionPlan(const Computation& fu
 // OK when `fused` runs by rows, else why it runs op by op.
 absl::Status CanRunByRows(const Computation& fused);
 
+// The plan's row ops in order, one word each ("elementwise", "copy",
+// "splat", "reduce", "alias", "invariant-row", "row-scalar", "iota-outer"),
+// space separated: for tests and diagnostics.
+std::string DescribeFusionPlan(const FusionPlan& plan);
+
 // Runs `fusion` (whose computation `plan` was made from) on its operands.
 absl::StatusOr<Literal> RunFusionPlan(const FusionPlan& plan, const Instruction& fusion,
                                       absl::Span<const Literal* const> operands, OpContext& ctx);

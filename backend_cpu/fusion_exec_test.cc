@@ -116,6 +116,61 @@ ENTRY e {
 })");
 }
 
+// Broadcasts of one value per row read only by binary ops with a scalar
+// form (sub, div, mul, max, in either operand slot; f32 and f64) are
+// row scalars, not spread copies; one also read by exponential stays a
+// copy, and rows shorter than 256 keep the copies. Same bits as op by op.
+TEST(FusionExecTest, RowScalarsInEitherOperandSlot) {
+  const char* text = R"(
+HloModule m
+mx { x = f32[] parameter(0)  y = f32[] parameter(1)  ROOT m = f32[] maximum(x, y) }
+ad { x = f64[] parameter(0)  y = f64[] parameter(1)  ROOT s = f64[] add(x, y) }
+f {
+  a = f32[37,300] parameter(0)
+  v = f32[37] parameter(1)
+  ninf = f32[] constant(-inf)
+  rmax = f32[37] reduce(a, ninf), dimensions={1}, to_apply=mx
+  b = f32[37,300] broadcast(rmax), dimensions={0}
+  s = f32[37,300] subtract(b, a)
+  bv = f32[37,300] broadcast(v), dimensions={0}
+  t = f32[37,300] maximum(s, bv)
+  u = f32[37,300] divide(bv, t)
+  ev = f32[37,300] exponential(bv)
+  w = f32[37,300] multiply(u, ev)
+  wd = f64[37,300] convert(w)
+  z = f64[] constant(0)
+  rs = f64[37] reduce(wd, z), dimensions={1}, to_apply=ad
+  bs = f64[37,300] broadcast(rs), dimensions={0}
+  q = f64[37,300] divide(wd, bs)
+  ROOT o = f32[37,300] convert(q)
+}
+ENTRY e {
+  a = f32[37,300] parameter(0)
+  v = f32[37] parameter(1)
+  ROOT r = f32[37,300] fusion(a, v), kind=kInput, calls=f
+})";
+  ExpectSameAsOpByOp(text);
+  // The plan's row ops, as one line.
+  auto describe = [](const std::string& hlo) -> std::string {
+    absl::StatusOr<std::unique_ptr<Module>> module = ParseModule(hlo);
+    if (!module.ok()) return module.status().ToString();
+    const FusionPlans plans(**module);
+    const FusionPlan* plan = plans.Find((*module)->entry()->root()->AttrOr<Computation*>("calls", nullptr));
+    return plan == nullptr ? "no plan" : DescribeFusionPlan(*plan);
+  };
+  // b and bs are row scalars; bv stays a copy (exponential reads it).
+  EXPECT_EQ(describe(text),
+            "copy reduce row-scalar elementwise elementwise elementwise elementwise elementwise "
+            "elementwise reduce row-scalar elementwise elementwise");
+  // Rows of 100: every broadcast stays a spread copy.
+  std::string short_rows = text;
+  for (size_t at; (at = short_rows.find(",300]")) != std::string::npos;) short_rows.replace(at, 5, ",100]");
+  ExpectSameAsOpByOp(short_rows.c_str());
+  const std::string short_plan = describe(short_rows);
+  EXPECT_NE(short_plan.find("copy"), std::string::npos) << short_plan;
+  EXPECT_EQ(short_plan.find("row-scalar"), std::string::npos) << short_plan;
+}
+
 TEST(FusionExecTest, LayerNormWithMeanAndVarianceAsExtraOutputs) {
   // Rows of 300 (>= kMinInvariantRow): gamma and beta are read in place
   // for every row, not copied.
