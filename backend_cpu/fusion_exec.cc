@@ -53,6 +53,9 @@ struct Step {
   ElementwiseKernel kernel = nullptr;
   KernelParams params;
   std::vector<int> splat;
+  // Per operand: the position of a whole scalar the kernel reads as one
+  // element (a scalar-operand kernel in place of a spread splat), or -1.
+  std::vector<int> scalar_of;
   bool per_row = false;  // an operand is an invariant row: run row by row
   // kCopy (broadcast, transpose, slice, reverse): output row r reads the
   // operand at r * src_row_stride + src_base plus, over the merged inner
@@ -319,7 +322,7 @@ void MarkRowScalars(FusionPlan* plan, const absl::flat_hash_map<const Instructio
       const int j = step_of[position.at(u)];
       Step* reader = j >= 0 ? &plan->steps[j] : nullptr;
       if (reader == nullptr || reader->kind != StepKind::kElementwise || reader->in.size() != 2 ||
-          reader->in[0] == reader->in[1]) {
+          reader->in[0] == reader->in[1] || reader->scalar_of[0] >= 0 || reader->scalar_of[1] >= 0) {
         ok = false;
         break;
       }
@@ -376,6 +379,8 @@ absl::StatusOr<std::unique_ptr<FusionPlan>> MakeFusionPlan(const Computation& fu
     plan->elem_bytes[i] = PrimitiveTypeByteSize(shape.element_type());
     if (plan->elem_bytes[i] <= 0) return absl::InvalidArgumentError("an element type without a byte size");
   }
+  // Per position: the whole scalar a kSplat step spreads, or -1.
+  std::vector<int> splat_scalar(n, -1);
   for (int i = 0; i < n; ++i) {
     const Instruction& instr = *s.order[i];
     if (s.role[i] == RowRole::kWhole) {
@@ -400,6 +405,18 @@ absl::StatusOr<std::unique_ptr<FusionPlan>> MakeFusionPlan(const Computation& fu
       if (!kernel.ok()) return kernel.status();
       step.kernel = *kernel;
       step.params = attrs->params();
+      step.scalar_of.assign(step.in.size(), -1);
+      // A binary op with one operand a spread scalar reads the scalar
+      // itself when it has a scalar-operand kernel (same bits).
+      if (step.in.size() == 2 && types[0] == instr.shape().element_type() && types[1] == types[0])
+        for (int j = 0; j < 2; ++j) {
+          if (splat_scalar[step.in[j]] < 0 || splat_scalar[step.in[1 - j]] >= 0) continue;
+          if (ElementwiseKernel k = SelectScalarOperandKernel(op, types[0], j)) {
+            step.kernel = k;
+            step.scalar_of[j] = splat_scalar[step.in[j]];
+          }
+          break;
+        }
       for (size_t j = 0; j < step.in.size(); ++j) {
         const int p = step.in[j];
         if (s.role[p] == RowRole::kWhole && s.order[p]->shape().rank() == 0 && instr.shape().rank() != 0) {
@@ -415,6 +432,7 @@ absl::StatusOr<std::unique_ptr<FusionPlan>> MakeFusionPlan(const Computation& fu
       // A scalar spread over the rows: filled once per run and thread, not
       // per block.
       step.kind = StepKind::kSplat;
+      splat_scalar[i] = step.in[0];
       step.splat_index = static_cast<int>(plan->splats.size());
       plan->splats.push_back(Splat{step.in[0], plan->row_elems[i], 0});
       bytes_per_row += plan->RowBytes(i);
@@ -721,7 +739,9 @@ absl::StatusOr<Literal> RunFusionPlan(const FusionPlan& plan, const Instruction&
           case StepKind::kElementwise:
             ins.clear();
             for (size_t j = 0; j < step.in.size(); ++j)
-              ins.push_back(step.splat[j] >= 0 ? scratch + plan.splats[step.splat[j]].offset : ptr[step.in[j]]);
+              ins.push_back(step.scalar_of[j] >= 0 ? whole[step.scalar_of[j]]->data()
+                            : step.splat[j] >= 0   ? scratch + plan.splats[step.splat[j]].offset
+                                                   : ptr[step.in[j]]);
             if (!step.per_row) {
               step.kernel(ins.data(), dst, 0, m * plan.row_elems[step.out], step.params);
               break;
@@ -731,7 +751,7 @@ absl::StatusOr<Literal> RunFusionPlan(const FusionPlan& plan, const Instruction&
               // row scalar is one element per row.
               for (size_t j = 0; j < step.in.size(); ++j) {
                 const int p = step.in[j];
-                if (step.splat[j] < 0 && !plan.invariant_row[p])
+                if (step.splat[j] < 0 && step.scalar_of[j] < 0 && !plan.invariant_row[p])
                   ins[j] = ptr[p] + r * (plan.row_scalar[p] ? plan.elem_bytes[p] : plan.RowBytes(p));
               }
               step.kernel(ins.data(), dst + r * row_bytes, 0, plan.row_elems[step.out], step.params);
@@ -803,7 +823,11 @@ std::string DescribeFusionPlan(const FusionPlan& plan) {
   for (const Step& step : plan.steps) {
     if (!out.empty()) out += ' ';
     switch (step.kind) {
-      case StepKind::kElementwise: out += "elementwise"; break;
+      case StepKind::kElementwise:
+        out += std::count_if(step.scalar_of.begin(), step.scalar_of.end(), [](int p) { return p >= 0; }) > 0
+                   ? "elementwise-scalar"
+                   : "elementwise";
+        break;
       case StepKind::kCopy: out += "copy"; break;
       case StepKind::kSplat: out += "splat"; break;
       case StepKind::kReduce: out += "reduce"; break;

@@ -54,8 +54,9 @@ absl::StatusOr<std::unique_ptr<FusionPlan>> MakeFusionPlan(const Computation& fu
 absl::Status CanRunByRows(const Computation& fused);
 
 // The plan's row ops in order, one word each ("elementwise", "copy",
-// "splat", "reduce", "alias", "invariant-row", "row-scalar", "iota-outer"),
-// space separated: for tests and diagnostics.
+// "splat", "reduce", "alias", "invariant-row", "row-scalar", "iota-outer";
+// "elementwise-scalar": one operand is a spread scalar read as one
+// element), space separated: for tests and diagnostics.
 std::string DescribeFusionPlan(const FusionPlan& plan);
 
 // Runs `fusion` (whose computation `plan` was made from) on its operands.

@@ -171,6 +171,46 @@ ENTRY e {
   EXPECT_EQ(short_plan.find("row-scalar"), std::string::npos) << short_plan;
 }
 
+// A broadcast scalar read by a binary op with a scalar-operand kernel (in
+// either slot, f32 and f64) is read as one element; read by a unary op or
+// through clamp's scalar form it is still spread. Same bits as op by op.
+TEST(FusionExecTest, SpreadScalarsReadAsOneElement) {
+  const char* text = R"(
+HloModule m
+f {
+  a = f32[64,512] parameter(0)
+  c = f32[] constant(0.5)
+  bc = f32[64,512] broadcast(c), dimensions={}
+  x = f32[64,512] multiply(a, bc)
+  y = f32[64,512] subtract(bc, x)
+  lo = f32[] constant(-1)
+  hi = f32[] constant(1)
+  cl = f32[64,512] clamp(lo, y, hi)
+  e = f32[64,512] exponential(bc)
+  s = f32[64,512] add(cl, e)
+  sd = f64[64,512] convert(s)
+  k = f64[] constant(3)
+  bk = f64[64,512] broadcast(k), dimensions={}
+  q = f64[64,512] divide(sd, bk)
+  ROOT o = f32[64,512] convert(q)
+}
+ENTRY e {
+  a = f32[64,512] parameter(0)
+  ROOT r = f32[64,512] fusion(a), kind=kLoop, calls=f
+})";
+  ExpectSameAsOpByOp(text);
+  absl::StatusOr<std::unique_ptr<Module>> module = ParseModule(text);
+  ASSERT_TRUE(module.ok()) << module.status();
+  const FusionPlans plans(**module);
+  const FusionPlan* plan = plans.Find((*module)->entry()->root()->AttrOr<Computation*>("calls", nullptr));
+  ASSERT_NE(plan, nullptr);
+  const std::string d = DescribeFusionPlan(*plan);
+  int scalar_steps = 0;
+  for (size_t at = d.find("elementwise-scalar"); at != std::string::npos; at = d.find("elementwise-scalar", at + 1))
+    ++scalar_steps;
+  EXPECT_EQ(scalar_steps, 3) << d;  // multiply, subtract, divide
+}
+
 TEST(FusionExecTest, LayerNormWithMeanAndVarianceAsExtraOutputs) {
   // Rows of 300 (>= kMinInvariantRow): gamma and beta are read in place
   // for every row, not copied.
