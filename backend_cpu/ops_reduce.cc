@@ -23,6 +23,7 @@
 #include "backend_cpu/op_eval.h"
 #include "backend_cpu/reduce_block.h"
 #include "backend_cpu/reduce_scalar_ops.h"
+#include "backend_cpu/reduce_tree.h"
 #include "backend_cpu/reduce_window_kernels.h"
 #include "backend_cpu/scalar_calls.h"
 #include "backend_cpu/thread_pool.h"
@@ -409,6 +410,11 @@ absl::StatusOr<Literal> EvalReduceImpl(const Instruction& instr, absl::Span<cons
 
   // Typed fast path: one input, reducer op(p0, p1), every type equal.
   const BinOp op = FastReducerOp(comp, arrays);
+  if (op != BinOp::kNone && UsesReductionTree(in_shape.element_type(), op, in_shape.dims(), reduced)) {
+    ReduceByTree(in_shape.element_type(), op, in_shape.dims(), reduced, arrays.ins[0]->data(),
+                 arrays.inits[0]->data(), outs[0].data());
+    return AssembleResults(shape, std::move(outs));
+  }
   if (op != BinOp::kNone && DispatchTypeOp<ReduceKernel>(in_shape.element_type(), op, plan, *arrays.ins[0],
                                                          *arrays.inits[0], &outs[0]))
     return AssembleResults(shape, std::move(outs));
@@ -798,6 +804,10 @@ bool ReduceBlock(PrimitiveType type, const Computation* reducer, absl::Span<cons
   const ReducePlan plan = MakeReducePlan(dims, reduced);
   if (plan.out_count == 0) return true;
   if (plan.red_count == 0) return false;  // the caller fills init values
+  if (UsesReductionTree(type, op, dims, reduced)) {
+    ReduceByTree(type, op, dims, reduced, in, init, out);
+    return true;
+  }
   return DispatchTypeOp<ReduceKernel>(type, op, plan, in, init, out);
 }
 

@@ -317,6 +317,52 @@ TEST(ReductionReduce, FastEqualsGenericFloatShortRuns) {
   }
 }
 
+// bf16/f16 add and multiply follow XLA:CPU's tree (reduce_tree.h):
+// windows of 32 along long reduced dims, "same" padding split evenly, the
+// window sums reduced again, every step rounded. A large first element
+// makes the ones after it vanish inside its window only, so each result
+// tells the window boundaries apart (values checked against XLA's).
+TEST(ReductionReduce, NarrowFloatSumsFollowXlasTree) {
+  auto ones_after = [](int64_t n, int64_t first) {
+    std::vector<int64_t> v(n, 1);
+    v[0] = first;
+    return v;
+  };
+  // 64 = two windows of 32: 256 (+31 ones lost) + 32. Sequential: 256.
+  ExpectRun(Reduce1D("bf16", "add", 64, "0"), {LiteralText("bf16", {64}, ones_after(64, 256))}, "bf16[] 288");
+  // 100: windows of 18, 32, 32, 18 (padding 14 each side): 256 + 32 + 32
+  // + 18 = 338. Padding all high would give 256 + 32 + 32 + 4 = 324.
+  ExpectRun(Reduce1D("bf16", "add", 100, "0"), {LiteralText("bf16", {100}, ones_after(100, 256))}, "bf16[] 338");
+  // f16: 2048 + 31 ones stays 2048; + 32.
+  ExpectRun(Reduce1D("f16", "add", 64, "0"), {LiteralText("f16", {64}, ones_after(64, 2048))}, "f16[] 2080");
+  // 40x40 over both dims: 2x2 windows of 20x20 (padding 12), each
+  // stagnating at 256 (the first with its 256 in front), then 4 x 256.
+  const std::string two_d = absl::StrCat("HloModule m\n", Reducer("bf16", "add"),
+                                         "ENTRY e {\n  p = bf16[40,40] parameter(0)\n  z = bf16[] constant(0)\n"
+                                         "  ROOT r = bf16[] reduce(p, z), dimensions={0,1}, to_apply=red\n}\n");
+  ExpectRun(two_d, {LiteralText("bf16", {40, 40}, ones_after(1600, 256))}, "bf16[] 1024");
+  // Kept dimensions are independent: the same rows side by side.
+  const std::string rows = absl::StrCat("HloModule m\n", Reducer("bf16", "add"),
+                                        "ENTRY e {\n  p = bf16[3,100] parameter(0)\n  z = bf16[] constant(0)\n"
+                                        "  ROOT r = bf16[3] reduce(p, z), dimensions={1}, to_apply=red\n}\n");
+  std::vector<int64_t> three;
+  for (int i = 0; i < 3; ++i) {
+    const std::vector<int64_t> row = ones_after(100, 256);
+    three.insert(three.end(), row.begin(), row.end());
+  }
+  ExpectRun(rows, {LiteralText("bf16", {3, 100}, three)}, "bf16[3] {338, 338, 338}");
+  // The result does not depend on the thread count.
+  const int width = ThreadPoolWidth();
+  std::vector<std::string> got;
+  for (int w : {1, 2, 3}) {
+    SetThreadPoolWidth(w);
+    got.push_back(LiteralToString(MustRun(two_d, {LiteralText("bf16", {40, 40}, ones_after(1600, 256))})));
+  }
+  SetThreadPoolWidth(width);
+  EXPECT_EQ(got[0], got[1]);
+  EXPECT_EQ(got[0], got[2]);
+}
+
 TEST(ReductionReduce, LargeSumExactAndThreadIndependent) {
   const int64_t n = 200003;
   std::vector<int64_t> v = Values(n, 7, 8);
