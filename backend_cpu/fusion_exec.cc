@@ -308,6 +308,8 @@ void MarkRowScalars(FusionPlan* plan, const absl::flat_hash_map<const Instructio
                     const std::vector<int>& step_of) {
   const RowSplit& s = plan->split;
   plan->row_scalar.assign(s.order.size(), false);
+  // A step reads at most one row scalar: its kernel has one scalar slot.
+  std::vector<bool> has_row_scalar(plan->steps.size(), false);
   for (Step& step : plan->steps) {
     if (step.kind != StepKind::kCopy || step.source >= 0 || step.src_row_stride != 1 || step.src_base != 0 ||
         step.sizes.size() != 1 || step.strides[0] != 0 || step.sizes[0] != plan->row_elems[step.out] ||
@@ -322,7 +324,8 @@ void MarkRowScalars(FusionPlan* plan, const absl::flat_hash_map<const Instructio
       const int j = step_of[position.at(u)];
       Step* reader = j >= 0 ? &plan->steps[j] : nullptr;
       if (reader == nullptr || reader->kind != StepKind::kElementwise || reader->in.size() != 2 ||
-          reader->in[0] == reader->in[1] || reader->scalar_of[0] >= 0 || reader->scalar_of[1] >= 0) {
+          reader->in[0] == reader->in[1] || reader->scalar_of[0] >= 0 || reader->scalar_of[1] >= 0 ||
+          has_row_scalar[j]) {
         ok = false;
         break;
       }
@@ -339,7 +342,10 @@ void MarkRowScalars(FusionPlan* plan, const absl::flat_hash_map<const Instructio
     if (!ok || readers.empty()) continue;
     step.kind = StepKind::kRowScalar;
     plan->row_scalar[step.out] = true;
-    for (auto& [reader, kernel] : readers) reader->kernel = kernel;
+    for (auto& [reader, kernel] : readers) {
+      reader->kernel = kernel;
+      has_row_scalar[reader - plan->steps.data()] = true;
+    }
   }
 }
 

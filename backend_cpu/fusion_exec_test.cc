@@ -91,6 +91,16 @@ void ExpectSameAsOpByOp(const char* text, bool splits = true) {
   SetThreadPoolWidth(old_width);
 }
 
+// The row ops of the plan of the entry root's fused computation, as
+// DescribeFusionPlan writes them ("no plan" when it runs op by op).
+std::string DescribeRootPlan(const std::string& hlo) {
+  absl::StatusOr<std::unique_ptr<Module>> module = ParseModule(hlo);
+  if (!module.ok()) return module.status().ToString();
+  const FusionPlans plans(**module);
+  const FusionPlan* plan = plans.Find((*module)->entry()->root()->AttrOr<Computation*>("calls", nullptr));
+  return plan == nullptr ? "no plan" : DescribeFusionPlan(*plan);
+}
+
 TEST(FusionExecTest, Bf16SoftmaxWithOddRowCount) {
   ExpectSameAsOpByOp(R"(
 HloModule m
@@ -150,23 +160,15 @@ ENTRY e {
   ROOT r = f32[37,300] fusion(a, v), kind=kInput, calls=f
 })";
   ExpectSameAsOpByOp(text);
-  // The plan's row ops, as one line.
-  auto describe = [](const std::string& hlo) -> std::string {
-    absl::StatusOr<std::unique_ptr<Module>> module = ParseModule(hlo);
-    if (!module.ok()) return module.status().ToString();
-    const FusionPlans plans(**module);
-    const FusionPlan* plan = plans.Find((*module)->entry()->root()->AttrOr<Computation*>("calls", nullptr));
-    return plan == nullptr ? "no plan" : DescribeFusionPlan(*plan);
-  };
   // b and bs are row scalars; bv stays a copy (exponential reads it).
-  EXPECT_EQ(describe(text),
+  EXPECT_EQ(DescribeRootPlan(text),
             "copy reduce row-scalar elementwise elementwise elementwise elementwise elementwise "
             "elementwise reduce row-scalar elementwise elementwise");
   // Rows of 100: every broadcast stays a spread copy.
   std::string short_rows = text;
   for (size_t at; (at = short_rows.find(",300]")) != std::string::npos;) short_rows.replace(at, 5, ",100]");
   ExpectSameAsOpByOp(short_rows.c_str());
-  const std::string short_plan = describe(short_rows);
+  const std::string short_plan = DescribeRootPlan(short_rows);
   EXPECT_NE(short_plan.find("copy"), std::string::npos) << short_plan;
   EXPECT_EQ(short_plan.find("row-scalar"), std::string::npos) << short_plan;
 }
@@ -174,6 +176,34 @@ ENTRY e {
 // A broadcast scalar read by a binary op with a scalar-operand kernel (in
 // either slot, f32 and f64) is read as one element; read by a unary op or
 // through clamp's scalar form it is still spread. Same bits as op by op.
+// Both operands of a subtract are broadcasts of one value per row: only
+// one of them can be the kernel's scalar, the other stays a spread copy.
+TEST(FusionExecTest, TwoRowScalarsInOneOp) {
+  const char* text = R"(
+HloModule m
+mx { x = f32[] parameter(0)  y = f32[] parameter(1)  ROOT m = f32[] maximum(x, y) }
+ad { x = f32[] parameter(0)  y = f32[] parameter(1)  ROOT s = f32[] add(x, y) }
+f {
+  a = f32[21,400] parameter(0)
+  ninf = f32[] constant(-inf)
+  z = f32[] constant(0)
+  rmax = f32[21] reduce(a, ninf), dimensions={1}, to_apply=mx
+  rsum = f32[21] reduce(a, z), dimensions={1}, to_apply=ad
+  bm = f32[21,400] broadcast(rmax), dimensions={0}
+  bs = f32[21,400] broadcast(rsum), dimensions={0}
+  d = f32[21,400] subtract(bm, bs)
+  ROOT o = f32[21,400] multiply(d, a)
+}
+ENTRY e {
+  a = f32[21,400] parameter(0)
+  ROOT r = f32[21,400] fusion(a), kind=kInput, calls=f
+})";
+  ExpectSameAsOpByOp(text);
+  const std::string d = DescribeRootPlan(text);
+  EXPECT_NE(d.find("row-scalar"), std::string::npos) << d;
+  EXPECT_NE(d.find("copy"), std::string::npos) << d;
+}
+
 TEST(FusionExecTest, SpreadScalarsReadAsOneElement) {
   const char* text = R"(
 HloModule m
@@ -199,12 +229,7 @@ ENTRY e {
   ROOT r = f32[64,512] fusion(a), kind=kLoop, calls=f
 })";
   ExpectSameAsOpByOp(text);
-  absl::StatusOr<std::unique_ptr<Module>> module = ParseModule(text);
-  ASSERT_TRUE(module.ok()) << module.status();
-  const FusionPlans plans(**module);
-  const FusionPlan* plan = plans.Find((*module)->entry()->root()->AttrOr<Computation*>("calls", nullptr));
-  ASSERT_NE(plan, nullptr);
-  const std::string d = DescribeFusionPlan(*plan);
+  const std::string d = DescribeRootPlan(text);
   int scalar_steps = 0;
   for (size_t at = d.find("elementwise-scalar"); at != std::string::npos; at = d.find("elementwise-scalar", at + 1))
     ++scalar_steps;
