@@ -173,9 +173,6 @@ ENTRY e {
   EXPECT_EQ(short_plan.find("row-scalar"), std::string::npos) << short_plan;
 }
 
-// A broadcast scalar read by a binary op with a scalar-operand kernel (in
-// either slot, f32 and f64) is read as one element; read by a unary op or
-// through clamp's scalar form it is still spread. Same bits as op by op.
 // Both operands of a subtract are broadcasts of one value per row: only
 // one of them can be the kernel's scalar, the other stays a spread copy.
 TEST(FusionExecTest, TwoRowScalarsInOneOp) {
@@ -204,6 +201,9 @@ ENTRY e {
   EXPECT_NE(d.find("copy"), std::string::npos) << d;
 }
 
+// A broadcast scalar read by a binary op with a scalar-operand kernel (in
+// either slot, f32 and f64) is read as one element; read by a unary op or
+// through clamp's scalar form it is still spread. Same bits as op by op.
 TEST(FusionExecTest, SpreadScalarsReadAsOneElement) {
   const char* text = R"(
 HloModule m

@@ -418,23 +418,23 @@ absl::StatusOr<Literal> LinalgEvalFft(const Instruction& instr,
     if (is.dim(i) != 1) batch.push_back({is.dim(i), ist[i], ost[i]});
   const bool scale = kind == FftKind::kIfft || kind == FftKind::kIrfft;
   const int64_t reals_per_elem = IsComplex(ot) ? 2 : 1;
+  // Chunked transforms scale each chunk themselves; the others are scaled
+  // below in one pass.
   const int cd = ChunkDim(kind, batch, os.ElementCount(), result.element_bytes());
+  bool ok;
   if (cd >= 0) {
-    const bool ok =
-        dbl ? RunFftChunked<true>(kind, dims, batch, cd, in.data(), in.element_bytes(), result.data(),
-                                  result.element_bytes(), reals_per_elem, scale, total)
-            : RunFftChunked<false>(kind, dims, batch, cd, in.data(), in.element_bytes(), result.data(),
-                                   result.element_bytes(), reals_per_elem, scale, total);
-    if (!ok) return OpUnimplemented(instr, "FFTW could not plan this transform");
-    if (out_direct) return result;
-    return ToLayout(std::move(result), os.layout());
+    ok = dbl ? RunFftChunked<true>(kind, dims, batch, cd, in.data(), in.element_bytes(), result.data(),
+                                   result.element_bytes(), reals_per_elem, scale, total)
+             : RunFftChunked<false>(kind, dims, batch, cd, in.data(), in.element_bytes(), result.data(),
+                                    result.element_bytes(), reals_per_elem, scale, total);
+  } else {
+    const int threads = total * howmany >= FftThreadMinPoints() ? FftPlanThreads() : 1;
+    const size_t in_bytes = in.size_bytes();
+    ok = dbl ? RunFft<true>(kind, dims, batch, threads, in.data(), in_bytes, result.data())
+             : RunFft<false>(kind, dims, batch, threads, in.data(), in_bytes, result.data());
   }
-  const int threads = total * howmany >= FftThreadMinPoints() ? FftPlanThreads() : 1;
-  const size_t in_bytes = in.size_bytes();
-  const bool ok = dbl ? RunFft<true>(kind, dims, batch, threads, in.data(), in_bytes, result.data())
-                      : RunFft<false>(kind, dims, batch, threads, in.data(), in_bytes, result.data());
   if (!ok) return OpUnimplemented(instr, "FFTW could not plan this transform");
-  if (scale) {
+  if (scale && cd < 0) {
     const int64_t cnt = os.ElementCount() * reals_per_elem;
     if (dbl) {
       Scale<double>(reinterpret_cast<double*>(result.data()), cnt, total);
