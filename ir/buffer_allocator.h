@@ -1,8 +1,10 @@
-// Allocator of literal storage. Large buffers are 2 MiB aligned and marked
+// Allocator of literal storage. Large buffers come from 2 MiB aligned mappings marked
 // MADV_HUGEPAGE: on this class of machine (virtualised, THP in madvise
 // mode) first-touch page faults of 4 KiB pages dominate the cost of big
 // intermediate values; huge pages cut that by over an order of magnitude.
-// Small buffers use plain malloc.
+// They are carved from a few big mappings by first fit (buffer_allocator.cc),
+// so freed pages serve the next request of any size. Small buffers use
+// plain malloc.
 #pragma once
 
 #include <cstddef>
@@ -14,6 +16,15 @@ namespace hlo {
 
 void* AllocateBuffer(size_t bytes);
 void FreeBuffer(void* p, size_t bytes);
+
+// The large-buffer heap's account (all zero under AddressSanitizer, where
+// large buffers come from its heap).
+struct LargeBufferStats {
+  size_t mapped_bytes = 0;  // segments held from the kernel
+  size_t live_bytes = 0;    // handed out and not yet freed
+  size_t segments = 0;
+};
+LargeBufferStats GetLargeBufferStats();
 
 template <typename T>
 struct BufferAllocator {
