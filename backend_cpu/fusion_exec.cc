@@ -21,9 +21,13 @@ namespace hlo::cpu {
 namespace {
 
 // Bytes of row values live at once in one block of rows (slots are shared
-// by values whose lifetimes do not overlap): small enough that a block
-// stays in a core's L2 cache (512 KB on the machines measured).
-constexpr int64_t kBlockBytes = 192 << 10;
+// by values whose lifetimes do not overlap): about a core's L1 data cache
+// (48 KB on the Xeon measured, 32 KB on the EPYC), so that a step reads
+// and writes its block values there rather than in L2. 64 KB against the
+// 192 KB sized for L2 before (old and new alternated, 1 thread): GELU 16M
+// 1.36x, Adam 1.04x, softmax and layer norm 4096^2 1.04x (with the row
+// reducer below; 0.96x without it), gpt2 decode 1.05x.
+constexpr int64_t kBlockBytes = 64 << 10;
 // Rows longer than this (all values of one row together) run op by op: a
 // single row would not fit any cache and the scratch would be huge.
 constexpr int64_t kMaxRowBytes = 64 << 20;
@@ -83,6 +87,10 @@ struct Step {
   const Computation* reducer = nullptr;
   PrimitiveType type = PrimitiveType::kInvalid;
   std::vector<int64_t> inner_dims, reduced;
+  // Set when every inner dim is reduced: the step folds whole rows of
+  // row_reduce_elems elements through this kernel.
+  RowReduceFn row_reduce = nullptr;
+  int64_t row_reduce_elems = 0;
 };
 
 // A whole scalar spread over a block, for an elementwise operand (clamp's
@@ -457,6 +465,11 @@ absl::StatusOr<std::unique_ptr<FusionPlan>> MakeFusionPlan(const Computation& fu
         step.reduced.push_back(d - k + 1);
       }
       std::sort(step.reduced.begin(), step.reduced.end());
+      if (step.reduced.size() == step.inner_dims.size()) {  // reduced = {1..inner}: whole rows
+        step.row_reduce = RowReducerFor(step.type, step.reducer);
+        step.row_reduce_elems = 1;
+        for (int64_t d : step.inner_dims) step.row_reduce_elems *= d;
+      }
     } else if (op == Opcode::kIota) {
       if (absl::Status st = MakeIotaStep(plan.get(), instr, &step); !st.ok()) return st;
     } else if (op == Opcode::kReshape || op == Opcode::kBitcast) {
@@ -791,6 +804,10 @@ absl::StatusOr<Literal> RunFusionPlan(const FusionPlan& plan, const Instruction&
             break;
           }
           case StepKind::kReduce: {
+            if (step.row_reduce != nullptr) {
+              step.row_reduce(ptr[step.in[0]], whole[step.in[1]]->data(), dst, m, step.row_reduce_elems);
+              break;
+            }
             absl::InlinedVector<int64_t, 8> dims;
             dims.push_back(m);
             dims.insert(dims.end(), step.inner_dims.begin(), step.inner_dims.end());

@@ -786,7 +786,31 @@ struct FastPathProbe {
   static void Run() {}
 };
 
+// Dispatch target of RowReducerFor: the typed row loop of RunReducer::Fold,
+// as ReduceKernel runs a single reduced group per kept row.
+template <class T, BinOp kOp>
+struct RowReducerOf {
+  using S = typename T::Storage;
+  static void Run(RowReduceFn* fn) { *fn = &Rows; }
+  static void Rows(const void* in, const void* init, void* out, int64_t rows, int64_t row_elems) {
+    const S* x = static_cast<const S*>(in);
+    S* y = static_cast<S*>(out);
+    S init_value;
+    std::memcpy(&init_value, init, sizeof init_value);
+    const typename T::Compute c0 = T::Load(init_value);
+    for (int64_t r = 0; r < rows; ++r) y[r] = T::Store(RunReducer<T, kOp>::Fold(c0, x + r * row_elems, row_elems));
+  }
+};
+
 }  // namespace
+
+RowReduceFn RowReducerFor(PrimitiveType type, const Computation* reducer) {
+  bool swapped = false;
+  const BinOp op = MatchBinary(reducer, type, &swapped);
+  if (op == BinOp::kNone || UsesReductionTree(type, op, {2}, {true})) return nullptr;
+  RowReduceFn fn = nullptr;
+  return DispatchTypeOp<RowReducerOf>(type, op, &fn) ? fn : nullptr;
+}
 
 bool ReduceBlockSupported(PrimitiveType type, const Computation* reducer) {
   bool swapped = false;

@@ -23,4 +23,13 @@ bool ReduceBlockSupported(PrimitiveType type, const Computation* reducer);
 bool ReduceBlock(PrimitiveType type, const Computation* reducer, absl::Span<const int64_t> dims,
                  absl::Span<const int64_t> reduced_dims, const void* in, const void* init, void* out);
 
+// A reducer of whole rows: out[r] = the fold of row r (`row_elems`
+// contiguous elements) from the scalar at `init`, for r < rows; the same
+// order, so the same bits, as ReduceBlock on dims {rows, row_elems}
+// reducing dim 1. Resolved once per fused reduce instead of per block.
+using RowReduceFn = void (*)(const void* in, const void* init, void* out, int64_t rows, int64_t row_elems);
+// Null when ReduceBlock would take another path for such rows: no typed
+// kernel, or a bf16/f16 sum or product (XLA's tree order, reduce_tree.h).
+RowReduceFn RowReducerFor(PrimitiveType type, const Computation* reducer);
+
 }  // namespace hlo::cpu
