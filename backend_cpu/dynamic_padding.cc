@@ -430,6 +430,10 @@ class Padder {
   Instruction* Mask(Instruction* x, int64_t d, Instruction* size, Instruction* pad) {
     const Shape& xs = x->shape();
     Instruction* inside = Inside(xs, d, size);
+    // A mixed-precision reduce (f16 operand, f32 init) pads with its init
+    // value in the operand's type.
+    if (pad->shape().element_type() != xs.element_type())
+      pad = Add(Opcode::kConvert, Shape::Scalar(xs.element_type()), {pad}, "convert");
     Instruction* fill = Add(Opcode::kBroadcast, Shape::Array(xs.element_type(), xs.dims()), {pad}, "broadcast",
                             {{"dimensions", AttrValue(std::vector<int64_t>{})}});
     changed_ = true;
