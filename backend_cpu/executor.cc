@@ -19,6 +19,7 @@
 #include "backend_cpu/op_eval.h"
 #include "backend_cpu/precision_conform.h"
 #include "backend_cpu/profile.h"
+#include "backend_cpu/schedule.h"
 #include "backend_cpu/transport.h"
 #include "ir/call_graph_copy.h"
 #include "ir/printer.h"
@@ -61,7 +62,7 @@ struct ComputationPlan {
 
 ComputationPlan MakePlan(const Computation& computation) {
   ComputationPlan plan;
-  for (const Instruction* instr : computation.MakePostOrder()) plan.order.push_back(instr);
+  plan.order = ScheduleForInPlaceUpdates(computation);
   absl::flat_hash_map<const Instruction*, int> position;
   for (size_t i = 0; i < plan.order.size(); ++i) position[plan.order[i]] = static_cast<int>(i);
   const int n = static_cast<int>(plan.order.size());
