@@ -191,17 +191,21 @@ std::vector<const CustomCallTarget*> AllCustomCallTargets() {
   return out;
 }
 
+bool IsIdentityCustomCall(const Instruction& instr) {
+  if (instr.opcode() != Opcode::kCustomCall) return false;
+  const std::string* target = instr.GetAttr<std::string>("custom_call_target");
+  const CustomCallTarget* t = target ? FindCustomCallTarget(*target) : nullptr;
+  return t != nullptr && t->fn == &Identity;
+}
+
 bool ForwardsOperand(const Instruction& instr) {
   if (instr.operands().size() != 1 || !(instr.operand(0)->shape() == instr.shape())) return false;
   switch (instr.opcode()) {
     case Opcode::kCopy:
     case Opcode::kBitcast:
       return true;
-    case Opcode::kCustomCall: {
-      const std::string* target = instr.GetAttr<std::string>("custom_call_target");
-      const CustomCallTarget* t = target ? FindCustomCallTarget(*target) : nullptr;
-      return t != nullptr && t->fn == &Identity;
-    }
+    case Opcode::kCustomCall:
+      return IsIdentityCustomCall(instr);
     default:
       return false;
   }

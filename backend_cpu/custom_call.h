@@ -29,4 +29,8 @@ std::vector<const CustomCallTarget*> AllCustomCallTargets();
 // passes such values on instead of copying them.
 bool ForwardsOperand(const Instruction& instr);
 
+// A custom call whose target returns its operand unchanged (markers such as
+// AwsNeuronTransferWithStaticRing, Sharding), whatever the layouts.
+bool IsIdentityCustomCall(const Instruction& instr);
+
 }  // namespace hlo::cpu

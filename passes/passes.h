@@ -24,6 +24,7 @@ std::unique_ptr<Pass> CreateReshapeMoverPass();                 // reshape-mover
 std::unique_ptr<Pass> CreateBatchNormExpanderPass();            // batchnorm_expander
 std::unique_ptr<Pass> CreateMaterializeElidedConstantsPass();  // materialize-elided-constants
 std::unique_ptr<Pass> CreateTransposeFoldingPass();             // transpose-folding
+std::unique_ptr<Pass> CreateLayoutSinkPass();                   // layout-sink
 std::unique_ptr<Pass> CreateFusionPass();                       // fusion
 
 }  // namespace hlo

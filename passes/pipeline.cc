@@ -191,6 +191,8 @@ Pipeline DefaultPipeline() {
   // After the loop: dot-canonicalize's operand transposes, and any the
   // module had, fold into the dots (the kernel reads them transposed).
   p.AddPass("transpose-folding");
+  // Dots write the layout their only (relaying) user wants.
+  p.AddPass("layout-sink");
   p.AddPass("computation-deduplicator");
   p.AddPass("dce");
   // Last: fusion groups what the simplifiers left; nothing after it needs

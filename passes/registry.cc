@@ -41,6 +41,8 @@ const PassInfo kPasses[] = {
     {"fusion",
      "groups elementwise producers, reductions and dot epilogues into kLoop/kInput/kOutput fusions",
      &CreateFusionPass},
+    {"layout-sink", "a dot whose only user relays it to another layout (copy, identity custom call) takes it",
+     &CreateLayoutSinkPass},
     {"materialize-elided-constants",
      "writes out the values hlo-run gives elided {...} constants, so other runners see them",
      &CreateMaterializeElidedConstantsPass},
