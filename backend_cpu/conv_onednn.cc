@@ -312,8 +312,8 @@ std::shared_ptr<Plan> GetPlan(const OneDnnConvProblem& p, int threads) {
 
 // A memory object over `data`, or over a buffer of its own when data is
 // null. Own buffers come from the literal allocator (ir/buffer_allocator.h):
-// its cache of freed large buffers hands the same mappings to the next call,
-// where oneDNN's own allocation would fault fresh pages in on every call.
+// its heap hands the pages freed by the last call to the next one, where
+// oneDNN's own allocation would fault fresh pages in on every call.
 struct Memory {
   dnnl_memory_t m = nullptr;
   void* owned = nullptr;
