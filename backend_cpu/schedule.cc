@@ -14,29 +14,28 @@ bool UpdatesInPlace(const Instruction& x) {
   return x.opcode() == Opcode::kDynamicUpdateSlice || x.opcode() == Opcode::kScatter;
 }
 
-// Bound on the in-place ops considered: each costs a walk over the graph.
+// Bound on the in-place ops considered: each costs one walk over the graph.
 constexpr int kMaxInPlaceOps = 512;
 
 using Edges = absl::flat_hash_map<const Instruction*, std::vector<const Instruction*>>;
 
-// Whether `to` is reachable from `from` along users, control successors
-// and the extra edges added so far (extra[x] runs before x).
-bool Reaches(const Instruction* from, const Instruction* to, const Edges& extra_successors) {
+// Everything reachable from `from` along users, control successors and
+// the extra edges added so far (extra_successors[x]: runs after x).
+absl::flat_hash_set<const Instruction*> Descendants(const Instruction* from, const Edges& extra_successors) {
   absl::flat_hash_set<const Instruction*> seen = {from};
   std::vector<const Instruction*> stack = {from};
+  auto push = [&](const Instruction* y) {
+    if (seen.insert(y).second) stack.push_back(y);
+  };
   while (!stack.empty()) {
     const Instruction* x = stack.back();
     stack.pop_back();
-    if (x == to) return true;
-    auto push = [&](const Instruction* y) {
-      if (seen.insert(y).second) stack.push_back(y);
-    };
     for (const Instruction* u : x->users()) push(u);
     for (const Instruction* s : x->control_successors()) push(s);
     if (auto it = extra_successors.find(x); it != extra_successors.end())
       for (const Instruction* s : it->second) push(s);
   }
-  return false;
+  return seen;
 }
 
 }  // namespace
@@ -51,11 +50,12 @@ std::vector<const Instruction*> ScheduleForInPlaceUpdates(const Computation& com
     const Instruction* updated = x->operand(0);
     if (updated->users().size() < 2) continue;
     if (++considered > kMaxInPlaceOps) break;
+    // An edge reader -> x is safe when x does not already reach reader
+    // (through real or earlier extra edges): no cycle can form. The edges
+    // added below end at x, so they leave x's descendants unchanged.
+    const absl::flat_hash_set<const Instruction*> after_x = Descendants(x, extra_successors);
     for (const Instruction* reader : updated->users()) {
-      if (reader == x || reader->parent() != &computation) continue;
-      // An edge reader -> x is safe when x does not already reach reader
-      // (through real or earlier extra edges): no cycle can form.
-      if (Reaches(x, reader, extra_successors)) continue;
+      if (reader == x || reader->parent() != &computation || after_x.contains(reader)) continue;
       extra_preds[x].push_back(reader);
       extra_successors[reader].push_back(x);
     }

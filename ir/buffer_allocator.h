@@ -2,7 +2,7 @@
 // MADV_HUGEPAGE: on this class of machine (virtualised, THP in madvise
 // mode) first-touch page faults of 4 KiB pages dominate the cost of big
 // intermediate values; huge pages cut that by over an order of magnitude.
-// They are carved from a few big mappings by first fit (buffer_allocator.cc),
+// They are carved from a few big mappings by best fit (buffer_allocator.cc),
 // so freed pages serve the next request of any size. Small buffers use
 // plain malloc.
 #pragma once
