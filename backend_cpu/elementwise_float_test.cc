@@ -504,6 +504,33 @@ TEST(ElementwiseFloatTest, ReducePrecision) {
   EXPECT_FALSE(SelectElementwiseKernel(Opcode::kReducePrecision, {P::F32}, P::F32, at).ok());
 }
 
+// f32 with the full exponent (exponent_bits >= 8) only rounds the
+// mantissa: the vectorised loop gives float_format's bits for every sign
+// and exponent, mantissas around the rounding ties, NaNs (kept) and
+// overflow into inf, at several mantissa widths (bf16's (8, 7) included).
+TEST(ElementwiseFloatTest, ReducePrecisionOfTheMantissaMatchesFloatFormat) {
+  std::vector<uint32_t> patterns;
+  const uint32_t tails[] = {0x0u, 0x1u, 0x7fffu, 0x8000u, 0x8001u, 0xffffu, 0x10000u, 0x18000u,
+                            0x3fffffu, 0x400000u, 0x400001u, 0x7fffffu, 0x12345u, 0x6b8000u};
+  for (uint32_t sign = 0; sign < 2; ++sign)
+    for (uint32_t exponent = 0; exponent < 256; ++exponent)
+      for (uint32_t tail : tails) patterns.push_back(sign << 31 | exponent << 23 | tail);
+  for (uint32_t i = 0; i < 4096; ++i) patterns.push_back(i * 2654435761u);  // scattered
+  Buf x = MakeBuf(P::F32, static_cast<int64_t>(patterns.size()));
+  for (size_t i = 0; i < patterns.size(); ++i) x.set_bits(static_cast<int64_t>(i), patterns[i]);
+  for (const auto& [e, m] : std::vector<std::pair<int, int>>{{8, 7}, {8, 0}, {8, 10}, {8, 22}, {11, 7}, {9, 3}}) {
+    ElementwiseAttrs at;
+    at.exponent_bits = e;
+    at.mantissa_bits = m;
+    Buf r = Run1(Opcode::kReducePrecision, x, P::F32, at);
+    for (size_t i = 0; i < patterns.size(); ++i) {
+      const float in = x.get<float>(static_cast<int64_t>(i));
+      ASSERT_EQ(BitsOfF32(r.get<float>(static_cast<int64_t>(i))), BitsOfF32(ReducePrecision(in, e, m)))
+          << "bits 0x" << std::hex << patterns[i] << std::dec << " at (" << e << ", " << m << ")";
+    }
+  }
+}
+
 TEST(ElementwiseFloatTest, FastHalfConversionsMatchFloatFormat) {
   // Every f16/bf16 bit pattern decodes exactly; f32 -> f16/bf16 rounds like
   // float_format (NaN: quiet NaN of the same sign).

@@ -305,10 +305,33 @@ ElementwiseKernel Compare(PrimitiveType t, const ElementwiseAttrs& attrs) {
 }
 
 // reduce-precision on the type's own format (float_format).
+// With f32's full exponent range (exponent_bits >= 8) only the mantissa is
+// rounded: nearest even on the bits, as float_format's ReducePrecisionBits
+// does (a NaN keeps its bits; with no mantissa bit left it would become
+// inf, so mantissa_bits = 0 takes the general path), in a loop the compiler
+// vectorises. Rounding to
+// bf16 precision (8, 7) is the hot case: widened bf16 fusions
+// (fusion_widen_bf16.h) run it after every inexact op.
+HLO_EW_CLONES void RoundMantissaF32(const uint32_t* __restrict x, uint32_t* __restrict y, int64_t n,
+                                    int drop) {
+  const uint32_t half_minus_one = (uint32_t{1} << (drop - 1)) - 1;
+  const uint32_t keep = ~((uint32_t{1} << drop) - 1);
+  for (int64_t i = 0; i < n; ++i) {
+    const uint32_t bits = x[i];
+    const uint32_t rounded = (bits + ((bits >> drop) & 1u) + half_minus_one) & keep;
+    y[i] = (bits & 0x7fffffffu) > 0x7f800000u ? bits : rounded;
+  }
+}
+
 void ReducePrecisionF32(const void* const* in, void* out, int64_t b, int64_t e,
                         const KernelParams& p) {
   const float* __restrict x = static_cast<const float*>(in[0]);
   float* __restrict y = static_cast<float*>(out);
+  if (p.exponent_bits >= 8 && p.mantissa_bits > 0 && p.mantissa_bits < 23) {
+    RoundMantissaF32(reinterpret_cast<const uint32_t*>(x) + b, reinterpret_cast<uint32_t*>(y) + b, e - b,
+                     23 - p.mantissa_bits);
+    return;
+  }
   for (int64_t i = b; i < e; ++i) y[i] = ReducePrecision(x[i], p.exponent_bits, p.mantissa_bits);
 }
 void ReducePrecisionF64(const void* const* in, void* out, int64_t b, int64_t e,

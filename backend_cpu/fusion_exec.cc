@@ -14,6 +14,7 @@
 #include "backend_cpu/donation.h"
 #include "backend_cpu/elementwise_kernels.h"
 #include "backend_cpu/fusion_rows.h"
+#include "backend_cpu/fusion_widen_bf16.h"
 #include "backend_cpu/reduce_block.h"
 #include "backend_cpu/thread_pool.h"
 
@@ -869,6 +870,14 @@ FusionPlans::FusionPlans(const Module& module) {
       if (instr->opcode() != Opcode::kFusion) continue;
       const Computation* fused = instr->AttrOr<Computation*>("calls", nullptr);
       if (fused == nullptr || plans_.contains(fused) || reasons_.contains(fused)) continue;
+      if (std::unique_ptr<Computation> widened = WidenBf16Chains(*fused)) {
+        absl::StatusOr<std::unique_ptr<FusionPlan>> plan = MakeFusionPlan(*widened);
+        if (plan.ok()) {
+          plans_.emplace(fused, std::move(*plan));
+          widened_.push_back(std::move(widened));
+          continue;
+        }
+      }
       absl::StatusOr<std::unique_ptr<FusionPlan>> plan = MakeFusionPlan(*fused);
       if (plan.ok()) {
         plans_.emplace(fused, std::move(*plan));

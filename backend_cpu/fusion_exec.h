@@ -45,6 +45,9 @@ class FusionPlans {
  private:
   absl::flat_hash_map<const Computation*, std::unique_ptr<FusionPlan>> plans_;
   absl::flat_hash_map<const Computation*, std::string> reasons_;
+  // The bf16 fusions rewritten to compute in f32 (fusion_widen_bf16.h):
+  // their plans point into these.
+  std::vector<std::unique_ptr<Computation>> widened_;
 };
 
 // Compiles `fused` into a plan, or says why it cannot run by rows.

@@ -11,6 +11,7 @@
 
 #include "backend_cpu/executor.h"
 #include "backend_cpu/fusion_exec.h"
+#include "backend_cpu/fusion_widen_bf16.h"
 #include "backend_cpu/thread_pool.h"
 #include "parser/parser.h"
 #include "gtest/gtest.h"
@@ -58,9 +59,18 @@ bool SameBits(const Literal& a, const Literal& b) {
          std::memcmp(a.data(), b.data(), a.size_bytes()) == 0;
 }
 
+// Every bf16 bit pattern once per 65536 elements (NaNs, infinities,
+// subnormals, rounding ties), in an order set by the seed.
+void FillAllBf16Patterns(Literal& lit, uint64_t seed) {
+  if (lit.shape().element_type() != PrimitiveType::BF16) return Fill(lit, seed);
+  for (int64_t i = 0; i < lit.physical_count(); ++i)
+    lit.SetRaw<uint16_t>(i, static_cast<uint16_t>(static_cast<uint64_t>(i) * 40503u + seed * 977u));
+}
+
 // Runs `text` fused and op by op at widths 1 and 2; expects equal bits and,
 // when `splits`, that every fusion of the module has a row plan.
-void ExpectSameAsOpByOp(const char* text, bool splits = true) {
+void ExpectSameAsOpByOp(const char* text, bool splits = true,
+                        void (*fill)(Literal&, uint64_t) = &Fill) {
   absl::StatusOr<std::unique_ptr<Module>> module = ParseModule(text);
   ASSERT_TRUE(module.ok()) << module.status();
   for (const Computation* c : (*module)->computations())
@@ -74,7 +84,7 @@ void ExpectSameAsOpByOp(const char* text, bool splits = true) {
   uint64_t seed = 1;
   for (const Instruction* p : (*module)->entry()->parameters()) {
     args.emplace_back(p->shape());
-    Fill(args.back(), seed++);
+    fill(args.back(), seed++);
   }
   const int old_width = ThreadPoolWidth();
   RunOptions op_by_op;
@@ -464,6 +474,95 @@ ENTRY e {
   y = f32[9,12] fusion(a), kind=kLoop, calls=f2
   ROOT t = ((f32[12], f32[9]), f32[9,12]) tuple(x, y)
 })", /*splits=*/false);
+}
+
+// bf16 chains computed in f32 (fusion_widen_bf16.h): every bf16 bit
+// pattern through exact ops (maximum, clamp, select, negate, floor),
+// inexact ones (add, multiply, divide, exponential, tanh, sqrt, log), a
+// compare, a convert from f32 and a reduction that reads a widened value
+// (converted back) give the op-by-op run's bits, NaNs included.
+TEST(FusionExecTest, Bf16ChainsComputedInF32KeepTheirBits) {
+  const char* text = R"(
+HloModule m
+ad { x = bf16[] parameter(0)  y = bf16[] parameter(1)  ROOT s = bf16[] add(x, y) }
+f {
+  p = bf16[256,256] parameter(0)
+  q = bf16[256,256] parameter(1)
+  a = bf16[256,256] add(p, q)
+  m = bf16[256,256] multiply(a, p)
+  e = bf16[256,256] exponential(m)
+  t = bf16[256,256] tanh(q)
+  d = bf16[256,256] divide(e, t)
+  mx = bf16[256,256] maximum(d, p)
+  lo = bf16[] constant(-2.5)
+  hi = bf16[] constant(3)
+  c = bf16[256,256] clamp(lo, mx, hi)
+  n = bf16[256,256] negate(c)
+  lt = pred[256,256] compare(p, q), direction=LT
+  s = bf16[256,256] select(lt, n, d)
+  r = bf16[256,256] sqrt(s)
+  l = bf16[256,256] log(q)
+  fl = bf16[256,256] floor(l)
+  pf = f32[256,256] convert(p)
+  three = f32[] constant(3.3)
+  b3 = f32[256,256] broadcast(three), dimensions={}
+  f3 = f32[256,256] multiply(pf, b3)
+  back = bf16[256,256] convert(f3)
+  sum = bf16[256,256] add(back, fl)
+  z = bf16[] constant(0)
+  red = bf16[256] reduce(sum, z), dimensions={1}, to_apply=ad
+  ROOT o = (bf16[256,256], bf16[256,256], pred[256,256], bf16[256], bf16[256,256]) tuple(r, sum, lt, red, c)
+}
+ENTRY e {
+  p = bf16[256,256] parameter(0)
+  q = bf16[256,256] parameter(1)
+  ROOT r = (bf16[256,256], bf16[256,256], pred[256,256], bf16[256], bf16[256,256]) fusion(p, q), kind=kInput, calls=f
+})";
+  absl::StatusOr<std::unique_ptr<Module>> module = ParseModule(text);
+  ASSERT_TRUE(module.ok()) << module.status();
+  const Computation* fused = (*module)->entry()->root()->AttrOr<Computation*>("calls", nullptr);
+  std::unique_ptr<Computation> widened = WidenBf16Chains(*fused);
+  ASSERT_NE(widened, nullptr);
+  ASSERT_TRUE(CanRunByRows(*widened).ok()) << CanRunByRows(*widened);
+  ExpectSameAsOpByOp(text, true, &FillAllBf16Patterns);
+}
+
+// A bf16 convolution under a bias and ReLU6 epilogue: its f32 result is
+// rounded by reduce-precision and the epilogue runs in f32, with the bits
+// of the convolution rounded to bf16 op by op.
+TEST(FusionExecTest, Bf16ConvolutionEpilogueComputedInF32KeepsItsBits) {
+  const char* text = R"(
+HloModule m
+f {
+  x = bf16[2,9,9,16] parameter(0)
+  w = bf16[3,3,16,8] parameter(1)
+  bias = bf16[8] parameter(2)
+  c = bf16[2,9,9,8] convolution(x, w), window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f
+  bb = bf16[2,9,9,8] broadcast(bias), dimensions={3}
+  a = bf16[2,9,9,8] add(c, bb)
+  z = bf16[] constant(0)
+  zb = bf16[2,9,9,8] broadcast(z), dimensions={}
+  six = bf16[] constant(6)
+  sb = bf16[2,9,9,8] broadcast(six), dimensions={}
+  mx = bf16[2,9,9,8] maximum(a, zb)
+  ROOT mn = bf16[2,9,9,8] minimum(mx, sb)
+}
+ENTRY e {
+  x = bf16[2,9,9,16] parameter(0)
+  w = bf16[3,3,16,8] parameter(1)
+  bias = bf16[8] parameter(2)
+  ROOT r = bf16[2,9,9,8] fusion(x, w, bias), kind=kOutput, calls=f
+})";
+  absl::StatusOr<std::unique_ptr<Module>> module = ParseModule(text);
+  ASSERT_TRUE(module.ok()) << module.status();
+  const Computation* fused = (*module)->entry()->root()->AttrOr<Computation*>("calls", nullptr);
+  std::unique_ptr<Computation> widened = WidenBf16Chains(*fused);
+  ASSERT_NE(widened, nullptr);
+  bool f32_convolution = false;
+  for (const Instruction* i : widened->instructions())
+    f32_convolution |= i->opcode() == Opcode::kConvolution && i->shape().element_type() == PrimitiveType::F32;
+  EXPECT_TRUE(f32_convolution);
+  ExpectSameAsOpByOp(text);
 }
 
 }  // namespace

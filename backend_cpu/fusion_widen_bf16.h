@@ -1,0 +1,35 @@
+// bf16 fusions computed in f32 between their loads and stores.
+//
+// A bf16 elementwise op runs as decode -> f32 kernel -> encode (ViaF32,
+// ew_types.h), so a fused chain of bf16 ops converts every intermediate
+// value twice. WidenBf16Chains rewrites a fused computation so that those
+// values are f32 arrays holding bf16 values: each op runs its f32 kernel,
+// an inexact one (add, exp, ...) followed by reduce-precision to bf16's 8
+// exponent and 7 mantissa bits, which rounds exactly as the encode does
+// (nearest even, overflow to inf, subnormals kept; ew_float.cc's fast
+// path). Exact ops (maximum, minimum, clamp, select, negate, abs, floor,
+// ...) need no rounding: their result is one of their operands' values or
+// an integer of no more bits. Values cross to and from bf16 by converts at
+// the chain's ends, which are exact both ways. So every bf16 result has the
+// bits of the op-by-op run (a NaN's bits below bf16's 16 may differ
+// inside the chain; they never reach a bf16 value).
+//
+// Left as they are: f16 and the f8 types (reduce-precision flushes their
+// subnormals, the conversion does not), reductions and every other op (a
+// widened operand is converted back to bf16 for them), converts into bf16
+// from types wider than f32 or integers (rounding twice would differ), and
+// total-order compares.
+#pragma once
+
+#include <memory>
+
+#include "ir/computation.h"
+
+namespace hlo::cpu {
+
+// The rewritten copy of `fused` (same parameters and root shape), or null
+// when it has fewer than two bf16 elementwise ops to widen (the converts at
+// the ends would cost what they save).
+std::unique_ptr<Computation> WidenBf16Chains(const Computation& fused);
+
+}  // namespace hlo::cpu

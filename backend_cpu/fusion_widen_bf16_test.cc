@@ -1,0 +1,113 @@
+// What WidenBf16Chains rewrites (fusion_widen_bf16.h); that the rewritten
+// fusions compute the same bits is checked in fusion_exec_test.cc.
+#include "backend_cpu/fusion_widen_bf16.h"
+
+#include <memory>
+#include <string>
+
+#include "parser/parser.h"
+#include "gtest/gtest.h"
+
+namespace hlo::cpu {
+namespace {
+
+// The widened form of the entry root's fused computation, as
+// "name:opcode:type" words in post order ("null" when not widened).
+// `before`: computations the fused one calls.
+std::string Widened(const std::string& fused_body, const std::string& entry, const std::string& before = "") {
+  absl::StatusOr<std::unique_ptr<Module>> module =
+      ParseModule("HloModule m\n" + before + "f {\n" + fused_body + "}\nENTRY e {\n" + entry + "}\n");
+  if (!module.ok()) return module.status().ToString();
+  const Computation* fused = (*module)->entry()->root()->AttrOr<Computation*>("calls", nullptr);
+  std::unique_ptr<Computation> widened = WidenBf16Chains(*fused);
+  if (widened == nullptr) return "null";
+  if (widened->root()->shape() != fused->root()->shape()) return "root shape changed";
+  if (widened->num_parameters() != fused->num_parameters()) return "parameters changed";
+  std::string out;
+  for (const Instruction* i : widened->MakePostOrder()) {
+    if (!out.empty()) out += ' ';
+    out += i->name() + ":" + std::string(OpcodeName(i->opcode())) + ":" +
+           std::string(PrimitiveTypeName(i->shape().element_type()));
+  }
+  return out;
+}
+
+TEST(FusionWidenBf16Test, ConvolutionUnderReluSixComputesInF32) {
+  EXPECT_EQ(Widened(R"(
+  x = bf16[1,8,8,4] parameter(0)
+  w = bf16[1,1,4,4] parameter(1)
+  c = bf16[1,8,8,4] convolution(x, w), window={size=1x1}, dim_labels=b01f_01io->b01f
+  z = bf16[] constant(0)
+  zb = bf16[1,8,8,4] broadcast(z), dimensions={}
+  mx = bf16[1,8,8,4] maximum(c, zb)
+  six = bf16[] constant(6)
+  sb = bf16[1,8,8,4] broadcast(six), dimensions={}
+  ROOT mn = bf16[1,8,8,4] minimum(mx, sb)
+)", R"(
+  x = bf16[1,8,8,4] parameter(0)
+  w = bf16[1,1,4,4] parameter(1)
+  ROOT r = bf16[1,8,8,4] fusion(x, w), kind=kOutput, calls=f
+)"),
+            "x:parameter:bf16 w:parameter:bf16 c.unrounded:convolution:f32 c:reduce-precision:f32 "
+            "z:constant:bf16 z.f32:convert:f32 zb:broadcast:f32 mx:maximum:f32 six:constant:bf16 "
+            "six.f32:convert:f32 sb:broadcast:f32 mn:minimum:f32 mn.bf16:convert:bf16");
+}
+
+TEST(FusionWidenBf16Test, InexactOpsAreRoundedAndReductionsReadBf16) {
+  EXPECT_EQ(Widened(R"(
+  p = bf16[4,64] parameter(0)
+  e = bf16[4,64] exponential(p)
+  m = bf16[4,64] multiply(e, p)
+  z = bf16[] constant(0)
+  ROOT s = bf16[4] reduce(m, z), dimensions={1}, to_apply=ad
+)", R"(
+  p = bf16[4,64] parameter(0)
+  ROOT r = bf16[4] fusion(p), kind=kInput, calls=f
+)", "ad {\n  x = bf16[] parameter(0)\n  y = bf16[] parameter(1)\n  ROOT a = bf16[] add(x, y)\n}\n"),
+            "p:parameter:bf16 p.f32:convert:f32 e.unrounded:exponential:f32 e:reduce-precision:f32 "
+            "m.unrounded:multiply:f32 m:reduce-precision:f32 m.bf16:convert:bf16 z:constant:bf16 "
+            "s:reduce:bf16");
+}
+
+TEST(FusionWidenBf16Test, OneOpF16AndWideConvertsAreLeftAlone) {
+  // A single bf16 op: the converts would cost what they save.
+  EXPECT_EQ(Widened("  p = bf16[64] parameter(0)\n  ROOT n = bf16[64] negate(p)\n",
+                    "  p = bf16[64] parameter(0)\n  ROOT r = bf16[64] fusion(p), kind=kLoop, calls=f\n"),
+            "null");
+  // f16: reduce-precision would flush its subnormals.
+  EXPECT_EQ(Widened("  p = f16[64] parameter(0)\n  n = f16[64] negate(p)\n  ROOT a = f16[64] abs(n)\n",
+                    "  p = f16[64] parameter(0)\n  ROOT r = f16[64] fusion(p), kind=kLoop, calls=f\n"),
+            "null");
+  // f64 -> bf16 rounds once; through f32 it would round twice: the convert
+  // stays and its result is widened by an exact convert.
+  EXPECT_EQ(Widened(R"(
+  p = f64[64] parameter(0)
+  c = bf16[64] convert(p)
+  n = bf16[64] negate(c)
+  ROOT a = bf16[64] abs(n)
+)", "  p = f64[64] parameter(0)\n  ROOT r = bf16[64] fusion(p), kind=kLoop, calls=f\n"),
+            "p:parameter:f64 c:convert:bf16 c.f32:convert:f32 n:negate:f32 a:abs:f32 a.bf16:convert:bf16");
+}
+
+TEST(FusionWidenBf16Test, BigOperandsMoveInBf16) {
+  // The transpose of a big parameter copies bf16 (half the bytes) and is
+  // widened after the move; a small bias vector is widened before its
+  // broadcast.
+  EXPECT_EQ(Widened(R"(
+  p = bf16[512,512] parameter(0)
+  b = bf16[512] parameter(1)
+  t = bf16[512,512] transpose(p), dimensions={1,0}
+  bb = bf16[512,512] broadcast(b), dimensions={1}
+  a = bf16[512,512] add(t, bb)
+  ROOT m = bf16[512,512] maximum(a, t)
+)", R"(
+  p = bf16[512,512] parameter(0)
+  b = bf16[512] parameter(1)
+  ROOT r = bf16[512,512] fusion(p, b), kind=kLoop, calls=f
+)"),
+            "p:parameter:bf16 t:transpose:bf16 t.f32:convert:f32 b:parameter:bf16 b.f32:convert:f32 "
+            "bb:broadcast:f32 a.unrounded:add:f32 a:reduce-precision:f32 m:maximum:f32 m.bf16:convert:bf16");
+}
+
+}  // namespace
+}  // namespace hlo::cpu
