@@ -18,8 +18,6 @@
 // (backend_cpu/conv_onednn_test.cc checks this bit for bit).
 #include "backend_cpu/conv_onednn.h"
 
-#include <omp.h>
-
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
@@ -29,6 +27,7 @@
 #include <string>
 #include <vector>
 
+#include "backend_cpu/onednn_loader.h"
 #include "ir/buffer_allocator.h"
 #include "oneapi/dnnl/dnnl.h"
 
@@ -38,7 +37,7 @@ namespace {
 bool Enabled() {
   static const bool enabled = [] {
     const char* v = std::getenv("HLO_CONV_ONEDNN");
-    return v == nullptr || std::strcmp(v, "0") != 0;
+    return (v == nullptr || std::strcmp(v, "0") != 0) && OneDnnLoaded();
   }();
   return enabled;
 }
@@ -304,7 +303,7 @@ std::shared_ptr<Plan> GetPlan(const OneDnnConvProblem& p, int threads) {
   if (it != plans->end()) return it->second;
   if (plans->size() >= kMaxPlans) plans->clear();
   // oneDNN sizes its kernels' blocking for the thread count in effect.
-  omp_set_num_threads(threads);
+  OmpSetNumThreads(threads);
   std::shared_ptr<Plan> plan = Supported(p) && Engine() != nullptr ? BuildPlan(p) : nullptr;
   plans->emplace(std::move(key), plan);
   return plan;
@@ -369,9 +368,9 @@ constexpr size_t kParallelReorderBytes = size_t{1} << 18;
 // Runs reorder `r` from memory `from` into memory `to`.
 bool RunReorder(dnnl_stream_t stream, const Reorder& r, dnnl_memory_t from, dnnl_memory_t to, int threads) {
   const bool small = dnnl_memory_desc_get_size(&r.from) < kParallelReorderBytes;
-  if (small) omp_set_num_threads(1);
+  if (small) OmpSetNumThreads(1);
   const bool ok = Execute(stream, r.primitive.get(), {{DNNL_ARG_FROM, from}, {DNNL_ARG_TO, to}}, r.scratch_bytes);
-  if (small) omp_set_num_threads(threads);
+  if (small) OmpSetNumThreads(threads);
   return ok;
 }
 
@@ -393,7 +392,7 @@ bool RunReorder(dnnl_stream_t stream, const Reorder& r, dnnl_memory_t from, std:
 
 const char* OneDnnConvImplementation(const OneDnnConvProblem& p) {
   if (!Enabled()) return "";
-  std::shared_ptr<Plan> plan = GetPlan(p, omp_get_max_threads());
+  std::shared_ptr<Plan> plan = GetPlan(p, OmpGetMaxThreads());
   if (plan == nullptr) return "";
   // Plans live until the cache is cleared; keep the name in a stable string.
   thread_local std::string name;
@@ -411,7 +410,7 @@ bool TryOneDnnConvolution(const OneDnnConvProblem& p, const float* in, const flo
   threads = std::max(threads, 1);
   std::shared_ptr<Plan> plan = GetPlan(p, threads);
   if (plan == nullptr) return false;
-  omp_set_num_threads(threads);
+  OmpSetNumThreads(threads);
   dnnl_stream_t stream = nullptr;
   if (dnnl_stream_create(&stream, Engine(), dnnl_stream_default_flags) != dnnl_success) return false;
   std::unique_ptr<dnnl_stream, dnnl_status_t (*)(dnnl_stream_t)> stream_owner(stream, dnnl_stream_destroy);

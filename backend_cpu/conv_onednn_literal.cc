@@ -85,15 +85,17 @@ const float* AsF32(const Literal& lit, F32Buffer* buf) {
   return buf->data();
 }
 
-// Below this many flops a convolution runs on the calling thread only.
-// oneDNN's OpenMP (libgomp) workers spin for milliseconds after each
-// parallel region (GOMP_SPINCOUNT, read from the environment at load
-// time) and so take a core from our own pool's workers running the next
-// ops: a MobileNet block of sub-millisecond depthwise and pointwise
-// convolutions between element-wise fusions ran 25x slower on 2 threads
-// than on 1 (bench/hlo/models/jax_mobilenet_bf16.hlo, docs/performance.md).
-// 2e8 flops is about 3 ms on one core: the spin stays small beside it.
-constexpr double kMinOpenMpFlops = 2e8;
+// Below this many flops (about 12 us on one core) a convolution runs on
+// the calling thread only: OpenMP's fork and join would cost more than the
+// second thread saves. oneDNN's OpenMP (libgomp) workers spin after each
+// parallel region and so take a core from our own pool's workers running
+// the next ops; with libgomp's default spin a MobileNet block of
+// sub-millisecond convolutions between element-wise fusions ran 25x slower
+// on 2 threads than on 1, and this threshold was 2e8. onednn_loader.h now
+// cuts the spin to 3000 iterations: MobileNet bf16 at 2 threads 3.95 ->
+// 2.7 ms with every convolution above 2e6 flops on both threads
+// (docs/performance.md).
+constexpr double kMinOpenMpFlops = 2e6;
 
 double ConvFlops(const OneDnnConvProblem& p) {
   double f = 2.0 * static_cast<double>(p.batch) * p.out_features * (p.in_features / p.groups);

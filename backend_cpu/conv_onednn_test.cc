@@ -5,11 +5,15 @@
 // end through hlo-run's executor (every f32 convolution it can express).
 #include "backend_cpu/conv_onednn.h"
 
+#include <dlfcn.h>
+
 #include <cstdint>
+#include <cstdlib>
 #include <random>
 #include <string>
 #include <vector>
 
+#include "backend_cpu/onednn_loader.h"
 #include "gtest/gtest.h"
 
 namespace hlo::cpu {
@@ -206,6 +210,44 @@ TEST(OneDnnConv, BitIdenticalAcrossThreadCounts) {
     EXPECT_EQ(outs[0], outs[1]) << "channels_last=" << channels_last;
     EXPECT_EQ(outs[0], outs[2]) << "channels_last=" << channels_last;
   }
+}
+
+// MobileNet's layers, which now run on OpenMP threads too (above 2e6
+// flops, conv_onednn_literal.cc): a strided depthwise 3x3 and a pointwise
+// 1x1, channels last, give the same bits on 1, 2 and 3 threads.
+TEST(OneDnnConv, MobileNetLayersBitIdenticalAcrossThreadCounts) {
+  struct Layer {
+    int64_t c, o, g, k, stride, pad;
+  };
+  for (const Layer& l : {Layer{64, 64, 64, 3, 2, 1}, Layer{32, 64, 1, 1, 1, 0}}) {
+    const int64_t H = 56, W = 56;
+    OneDnnConvProblem p = Canonical(1, l.c, l.o, l.g, {H, W}, {l.k, l.k}, {l.stride, l.stride}, {1, 1},
+                                    {l.pad, l.pad}, {l.pad, l.pad});
+    const int64_t OH = p.out_spatial[0], OW = p.out_spatial[1];
+    p.in_feature_stride = 1;
+    p.in_spatial_strides = {W * l.c, l.c};
+    p.out_feature_stride = 1;
+    p.out_spatial_strides = {OW * l.o, l.o};
+    std::mt19937 rng(8);
+    const std::vector<float> in = Random(H * W * l.c, &rng);
+    const std::vector<float> w = Random(l.o * (l.c / l.g) * l.k * l.k, &rng);
+    std::vector<std::vector<float>> outs;
+    for (int threads : {1, 2, 3}) {
+      outs.emplace_back(OH * OW * l.o);
+      ASSERT_TRUE(TryOneDnnConvolution(p, in.data(), w.data(), outs.back().data(), threads));
+    }
+    EXPECT_EQ(outs[0], outs[1]) << "groups=" << l.g;
+    EXPECT_EQ(outs[0], outs[2]) << "groups=" << l.g;
+  }
+}
+
+// libdnnl is opened at first use with its OpenMP runtime (onednn_loader.h),
+// and GOMP_SPINCOUNT is set by then unless OMP_WAIT_POLICY rules.
+TEST(OneDnnLoader, OpensLibdnnlAndItsOpenMpRuntimeWithASpinLimit) {
+  ASSERT_TRUE(OneDnnLoaded());
+  EXPECT_NE(dlopen("libgomp.so.1", RTLD_NOW | RTLD_NOLOAD), nullptr);
+  EXPECT_TRUE(std::getenv("GOMP_SPINCOUNT") != nullptr || std::getenv("OMP_WAIT_POLICY") != nullptr);
+  EXPECT_GE(OmpGetMaxThreads(), 1);
 }
 
 }  // namespace
