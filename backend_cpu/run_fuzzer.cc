@@ -2,18 +2,22 @@
 //
 //   text --ParseModule--> --VerifyModule--> small enough? --RunModule-->
 //        1 thread and 2 threads (bit-identical results)
-//        --DefaultPipeline (-O)--> still verifies --RunModule--> (no crash)
+//        --DefaultPipeline (-O)--> still verifies --RunModule--> fused (2 threads)
+//        and op by op (1 thread): bit-identical results
 //
 // Rejecting input is fine: parse and verify errors, modules over the size
 // bounds below, and runs that fail with a status (an unimplemented op, a
 // refused allocation, a loop over its trip budget). Crashes, sanitizer
-// reports and hangs are bugs. Two properties trap (so libFuzzer keeps the
+// reports and hangs are bugs. Three properties trap (so libFuzzer keeps the
 // input as a crash):
 //   * a module that runs on 1 thread gives bit-identical results on 2 (the
 //     thread pool splits work; it must never change a value), and
-//   * a module that verifies still verifies after the -O pipeline.
-// The -O module's values are not compared: reassociating floats moves them
-// (gen/diff_check.h compares them with a tolerance on generated modules).
+//   * a module that verifies still verifies after the -O pipeline, and
+//   * the -O module's fusions, run as fused kernels, give the bits of
+//     their op-by-op run.
+// The -O module's values are not compared with the input module's:
+// reassociating floats moves them (gen/diff_check.h compares them with a
+// tolerance on generated modules).
 //
 // Build: cmake -DHLO_BUILD_FUZZ=ON -DCMAKE_CXX_COMPILER=clang++-14; seeds
 // and the bounded run: scripts/test.sh (stage_fuzz); the soak command:
@@ -115,9 +119,11 @@ bool SmallEnough(const hlo::Module& module) {
 }
 
 absl::StatusOr<hlo::cpu::RunResult> RunAt(const hlo::Module& module,
-                                          const std::vector<hlo::Literal>& args, int threads) {
+                                          const std::vector<hlo::Literal>& args, int threads,
+                                          bool fused_execution = true) {
   hlo::cpu::SetThreadPoolWidth(threads);
   hlo::cpu::RunOptions options;
+  options.fused_execution = fused_execution;
   options.max_while_trips = kMaxWhileTrips;
   // A recv or collective whose peer never comes must not wait the default
   // minutes (libFuzzer would call it a hang).
@@ -192,6 +198,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (!changed.ok()) return 0;
   if (absl::Status v = hlo::VerifyModule(*module); !v.ok())
     Fail("the -O pipeline left a module that does not verify", std::string(v.message()), *module);
-  if (SmallEnough(*module)) (void)RunAt(*module, args, 2);
+  if (!SmallEnough(*module)) return 0;
+  absl::StatusOr<hlo::cpu::RunResult> fused = RunAt(*module, args, 2);
+  if (!fused.ok()) return 0;
+  // Its fusions run as one kernel each (fusion_exec.h, bf16 chains widened
+  // to f32: fusion_widen_bf16.h) with the bits of their op-by-op run.
+  absl::StatusOr<hlo::cpu::RunResult> op_by_op = RunAt(*module, args, 1, /*fused_execution=*/false);
+  if (!op_by_op.ok())
+    Fail("the -O module runs fused but not op by op", std::string(op_by_op.status().message()), *module);
+  const std::string diff = BitDifference(*fused, *op_by_op);
+  if (!diff.empty()) Fail("the -O module's fused and op-by-op runs give different bits", diff, *module);
   return 0;
 }
