@@ -477,10 +477,11 @@ ENTRY e {
 }
 
 // bf16 chains computed in f32 (fusion_widen_bf16.h): every bf16 bit
-// pattern through exact ops (maximum, clamp, select, negate, floor),
-// inexact ones (add, multiply, divide, exponential, tanh, sqrt, log), a
-// compare, a convert from f32 and a reduction that reads a widened value
-// (converted back) give the op-by-op run's bits, NaNs included.
+// pattern through ops that commute with rounding (maximum, clamp, select,
+// negate: rounding deferred through them), exact ones (floor), inexact ones
+// (add, multiply, divide, exponential, tanh, sqrt, log), a compare, converts
+// from and to f32 and a reduction that reads a widened value (converted
+// back) give the op-by-op run's bits, NaNs included.
 TEST(FusionExecTest, Bf16ChainsComputedInF32KeepTheirBits) {
   const char* text = R"(
 HloModule m
@@ -511,12 +512,14 @@ f {
   sum = bf16[256,256] add(back, fl)
   z = bf16[] constant(0)
   red = bf16[256] reduce(sum, z), dimensions={1}, to_apply=ad
-  ROOT o = (bf16[256,256], bf16[256,256], pred[256,256], bf16[256], bf16[256,256]) tuple(r, sum, lt, red, c)
+  nf = f32[256,256] convert(n)
+  nf2 = f32[256,256] multiply(nf, nf)
+  ROOT o = (bf16[256,256], bf16[256,256], pred[256,256], bf16[256], bf16[256,256], f32[256,256]) tuple(r, sum, lt, red, c, nf2)
 }
 ENTRY e {
   p = bf16[256,256] parameter(0)
   q = bf16[256,256] parameter(1)
-  ROOT r = (bf16[256,256], bf16[256,256], pred[256,256], bf16[256], bf16[256,256]) fusion(p, q), kind=kInput, calls=f
+  ROOT r = (bf16[256,256], bf16[256,256], pred[256,256], bf16[256], bf16[256,256], f32[256,256]) fusion(p, q), kind=kInput, calls=f
 })";
   absl::StatusOr<std::unique_ptr<Module>> module = ParseModule(text);
   ASSERT_TRUE(module.ok()) << module.status();

@@ -12,16 +12,21 @@ namespace {
 
 // What widening does to an instruction.
 enum class Widen : uint8_t {
-  kNo,       // stays as it is (its widened operands are converted back)
-  kExact,    // f32 kernel, result exact in bf16
-  kInexact,  // f32 kernel, then reduce-precision to bf16
-  kMove,     // data movement: same op on the f32 values
-  kIdentity, // convert bf16 -> bf16: the operand's widened value itself
-  kRound,    // convert f32 -> bf16: reduce-precision of the operand
-  kCompare,  // compare of bf16 values: the same compare of the f32 values
+  kNo,        // stays as it is (its widened operands are converted back)
+  kCommutes,  // f32 kernel; commutes with rounding to bf16 (maximum,
+              // minimum, clamp, select, negate, abs), so it takes values
+              // still to be rounded and leaves its result so
+  kExact,     // f32 kernel on rounded values, result exact in bf16 (floor,
+              // sign, ...: rounding first matters)
+  kInexact,   // f32 kernel on rounded values; its result is to be rounded
+  kMove,      // data movement: same op on the f32 values
+  kIdentity,  // convert bf16 -> bf16: the operand's widened value itself
+  kRound,     // convert f32 -> bf16: the f32 operand, to be rounded
+  kToF32,     // convert bf16 -> f32: the operand's rounded value itself
+  kCompare,   // compare of bf16 values: the same compare of the rounded values
   // A convolution of bf16 values read only by widened ops: it computes in
-  // f32 anyway (conv_onednn_literal.cc), so its f32 result is rounded by
-  // reduce-precision instead of encoded to bf16 and decoded again.
+  // f32 anyway (conv_onednn_literal.cc), so its f32 result is rounded
+  // like an inexact op's instead of encoded to bf16 and decoded again.
   kConvolution,
 };
 
@@ -46,24 +51,31 @@ Widen Classify(const Instruction& x, const absl::flat_hash_set<const Instruction
                ? Widen::kCompare
                : Widen::kNo;
   }
+  if (x.opcode() == Opcode::kConvert && shape.IsArray() && shape.element_type() == PrimitiveType::F32 &&
+      IsBf16Array(x.operand(0)->shape()))
+    return Widen::kToF32;
   if (!IsBf16Array(shape)) return Widen::kNo;
   switch (x.opcode()) {
+    // Rounding is monotone and odd, and these pick one of their operands
+    // by an order in which -0 < +0 (FMax/FMin, ew_types.h) or by a
+    // predicate, or flip a sign: rounding before or after gives the same.
     case Opcode::kMaximum:
     case Opcode::kMinimum:
     case Opcode::kClamp:
     case Opcode::kNegate:
     case Opcode::kAbs:
+      return Widen::kCommutes;
+    case Opcode::kSelect:
+      return x.operand_count() == 3 && IsBf16Array(x.operand(1)->shape()) &&
+                     IsBf16Array(x.operand(2)->shape())
+                 ? Widen::kCommutes
+                 : Widen::kNo;
     case Opcode::kSign:
     case Opcode::kFloor:
     case Opcode::kCeil:
     case Opcode::kRoundNearestAfz:
     case Opcode::kRoundNearestEven:
       return Widen::kExact;
-    case Opcode::kSelect:
-      return x.operand_count() == 3 && IsBf16Array(x.operand(1)->shape()) &&
-                     IsBf16Array(x.operand(2)->shape())
-                 ? Widen::kExact
-                 : Widen::kNo;
     case Opcode::kAdd:
     case Opcode::kSubtract:
     case Opcode::kMultiply:
@@ -143,15 +155,16 @@ Shape WithType(Shape s, PrimitiveType t) {
 std::unique_ptr<Computation> WidenBf16Chains(const Computation& fused) {
   const std::vector<Instruction*> order = fused.MakePostOrder();
   absl::flat_hash_map<const Instruction*, Widen> how;
-  absl::flat_hash_set<const Instruction*> widened;  // result held as f32
+  absl::flat_hash_set<const Instruction*> widened;  // bf16 result held as f32
   int compute_ops = 0;
   for (const Instruction* x : order) {
     if (!x->shape().IsTuple() && !HasPlainLayout(x->shape())) return nullptr;
     if (!x->control_predecessors().empty()) return nullptr;
     const Widen w = Classify(*x, widened);
     how[x] = w;
-    if (w != Widen::kNo && w != Widen::kCompare) widened.insert(x);
-    if (w == Widen::kExact || w == Widen::kInexact || w == Widen::kCompare) ++compute_ops;
+    if (w != Widen::kNo && w != Widen::kCompare && w != Widen::kToF32) widened.insert(x);
+    if (w == Widen::kCommutes || w == Widen::kExact || w == Widen::kInexact || w == Widen::kCompare)
+      ++compute_ops;
   }
   if (compute_ops < 2) return nullptr;
   for (const Instruction* x : order) {
@@ -161,7 +174,8 @@ std::unique_ptr<Computation> WidenBf16Chains(const Computation& fused) {
     bool widened_users = true;
     for (const Instruction* u : x->users()) {
       const Widen w = how.at(u);
-      widened_users &= w == Widen::kExact || w == Widen::kInexact || w == Widen::kCompare || w == Widen::kIdentity;
+      widened_users &= w == Widen::kCommutes || w == Widen::kExact || w == Widen::kInexact ||
+                       w == Widen::kCompare || w == Widen::kIdentity || w == Widen::kToF32;
     }
     if (!widened_users) continue;
     how[x] = Widen::kConvolution;
@@ -169,10 +183,16 @@ std::unique_ptr<Computation> WidenBf16Chains(const Computation& fused) {
   }
 
   Builder b(fused.name());
-  absl::flat_hash_map<const Instruction*, Instruction*> value;    // as the op-by-op run has it,
-                                                                  // or its f32 form if widened
-  absl::flat_hash_map<const Instruction*, Instruction*> as_f32;   // converts bf16 -> f32
-  absl::flat_hash_map<const Instruction*, Instruction*> as_bf16;  // converts f32 -> bf16 (exact)
+  // Per instruction: its value as the op-by-op run has it, or for a
+  // widened one its f32 form; `pending`: that f32 form is not rounded to
+  // bf16 yet (rounding is deferred through ops that commute with it, and
+  // the encode at a chain's end rounds by itself).
+  absl::flat_hash_map<const Instruction*, Instruction*> value;
+  absl::flat_hash_set<const Instruction*> pending;
+  absl::flat_hash_map<const Instruction*, Instruction*> as_f32;      // converts bf16 -> f32
+  absl::flat_hash_map<const Instruction*, Instruction*> as_bf16;     // converts f32 -> bf16
+  absl::flat_hash_map<const Instruction*, Instruction*> as_rounded;  // reduce-precisions
+  // The f32 form of bf16 value `o` (maybe still to be rounded).
   auto wide = [&](const Instruction* o) -> Instruction* {
     if (widened.contains(o)) return value.at(o);
     Instruction*& c = as_f32[o];
@@ -181,6 +201,14 @@ std::unique_ptr<Computation> WidenBf16Chains(const Computation& fused) {
                 {value.at(o)});
     return c;
   };
+  // The f32 form of `o`, rounded to bf16 values.
+  auto rounded = [&](const Instruction* o) -> Instruction* {
+    if (!pending.contains(o)) return wide(o);
+    Instruction*& r = as_rounded[o];
+    if (r == nullptr) r = b.RoundToBf16(value.at(o), absl::StrCat(o->name(), ".rounded"));
+    return r;
+  };
+  // `o` as bf16 (the convert rounds a pending value itself).
   auto narrow = [&](const Instruction* o) -> Instruction* {
     if (!widened.contains(o)) return value.at(o);
     Instruction*& c = as_bf16[o];
@@ -191,28 +219,41 @@ std::unique_ptr<Computation> WidenBf16Chains(const Computation& fused) {
 
   for (const Instruction* x : order) {
     const Widen w = how.at(x);
-    if (w == Widen::kIdentity) {
-      value[x] = wide(x->operand(0));
-      continue;
-    }
-    if (w == Widen::kRound) {
-      value[x] = b.RoundToBf16(value.at(x->operand(0)), x->name());
-      continue;
+    switch (w) {
+      case Widen::kIdentity:
+        value[x] = wide(x->operand(0));
+        if (pending.contains(x->operand(0))) pending.insert(x);
+        continue;
+      case Widen::kRound:
+        value[x] = value.at(x->operand(0));
+        pending.insert(x);
+        continue;
+      case Widen::kToF32:
+        value[x] = rounded(x->operand(0));
+        continue;
+      default:
+        break;
     }
     std::vector<Instruction*> operands;
+    bool pending_operand = false;
     for (const Instruction* o : x->operands()) {
-      const bool f32_operand = w != Widen::kNo && w != Widen::kConvolution && IsBf16Array(o->shape());
-      operands.push_back(f32_operand ? wide(o) : narrow(o));
+      if (w == Widen::kNo || w == Widen::kConvolution || !IsBf16Array(o->shape())) {
+        operands.push_back(narrow(o));
+      } else if (w == Widen::kCommutes || w == Widen::kMove) {
+        operands.push_back(wide(o));
+        pending_operand |= pending.contains(o);
+      } else {
+        operands.push_back(rounded(o));
+      }
     }
     Shape shape = w == Widen::kNo || w == Widen::kCompare ? x->shape()
                                                           : WithType(x->shape(), PrimitiveType::F32);
-    const bool rounded = w == Widen::kInexact || w == Widen::kConvolution;
-    const std::string name = rounded ? absl::StrCat(x->name(), ".unrounded") : x->name();
-    Instruction* copy = b.Add(x->opcode(), name, std::move(shape), std::move(operands), x->parameter_number());
+    Instruction* copy = b.Add(x->opcode(), x->name(), std::move(shape), std::move(operands), x->parameter_number());
     copy->set_loc(x->loc());
     if (x->has_literal()) copy->set_literal(x->literal());
     for (const auto& [n, v] : x->attrs()) copy->SetAttr(n, v);
-    value[x] = rounded ? b.RoundToBf16(copy, x->name()) : copy;
+    value[x] = copy;
+    if (w == Widen::kInexact || w == Widen::kConvolution || pending_operand) pending.insert(x);
   }
   b.computation().set_root(narrow(fused.root()));
   return b.Take();

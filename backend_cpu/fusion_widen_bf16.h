@@ -3,14 +3,17 @@
 // A bf16 elementwise op runs as decode -> f32 kernel -> encode (ViaF32,
 // ew_types.h), so a fused chain of bf16 ops converts every intermediate
 // value twice. WidenBf16Chains rewrites a fused computation so that those
-// values are f32 arrays holding bf16 values: each op runs its f32 kernel,
-// an inexact one (add, exp, ...) followed by reduce-precision to bf16's 8
-// exponent and 7 mantissa bits, which rounds exactly as the encode does
-// (nearest even, overflow to inf, subnormals kept; ew_float.cc's fast
-// path). Exact ops (maximum, minimum, clamp, select, negate, abs, floor,
-// ...) need no rounding: their result is one of their operands' values or
-// an integer of no more bits. Values cross to and from bf16 by converts at
-// the chain's ends, which are exact both ways. So every bf16 result has the
+// values are f32 arrays holding bf16 values: each op runs its f32 kernel
+// on operands rounded to bf16 as the op-by-op run's decode gives them, the
+// rounding being reduce-precision to bf16's 8 exponent and 7 mantissa bits,
+// which rounds exactly as the encode does (nearest even, overflow to inf,
+// subnormals kept; ew_float.cc's fast path). The rounding of a result is
+// deferred to where it is needed: through the ops that commute with it
+// (maximum, minimum, clamp, select, negate, abs, data movement) and into
+// the convert to bf16 at the chain's end, which rounds by itself; so a
+// convolution under a ReLU6 pays no rounding pass at all. Exact ops
+// (floor, sign, ...) take rounded operands and give exact results.
+// Converts to f32 read the rounded value. So every bf16 result has the
 // bits of the op-by-op run (a NaN's bits below bf16's 16 may differ
 // inside the chain; they never reach a bf16 value).
 //

@@ -32,6 +32,8 @@ std::string Widened(const std::string& fused_body, const std::string& entry, con
   return out;
 }
 
+// The convolution's f32 result goes through ReLU6 unrounded: maximum and
+// minimum commute with rounding, and the final convert rounds.
 TEST(FusionWidenBf16Test, ConvolutionUnderReluSixComputesInF32) {
   EXPECT_EQ(Widened(R"(
   x = bf16[1,8,8,4] parameter(0)
@@ -48,11 +50,13 @@ TEST(FusionWidenBf16Test, ConvolutionUnderReluSixComputesInF32) {
   w = bf16[1,1,4,4] parameter(1)
   ROOT r = bf16[1,8,8,4] fusion(x, w), kind=kOutput, calls=f
 )"),
-            "x:parameter:bf16 w:parameter:bf16 c.unrounded:convolution:f32 c:reduce-precision:f32 "
-            "z:constant:bf16 z.f32:convert:f32 zb:broadcast:f32 mx:maximum:f32 six:constant:bf16 "
-            "six.f32:convert:f32 sb:broadcast:f32 mn:minimum:f32 mn.bf16:convert:bf16");
+            "x:parameter:bf16 w:parameter:bf16 c:convolution:f32 z:constant:bf16 z.f32:convert:f32 "
+            "zb:broadcast:f32 mx:maximum:f32 six:constant:bf16 six.f32:convert:f32 sb:broadcast:f32 "
+            "mn:minimum:f32 mn.bf16:convert:bf16");
 }
 
+// An inexact op's operand is rounded first (exp's result before the
+// multiply); the reduction reads bf16, which the convert rounds.
 TEST(FusionWidenBf16Test, InexactOpsAreRoundedAndReductionsReadBf16) {
   EXPECT_EQ(Widened(R"(
   p = bf16[4,64] parameter(0)
@@ -64,9 +68,8 @@ TEST(FusionWidenBf16Test, InexactOpsAreRoundedAndReductionsReadBf16) {
   p = bf16[4,64] parameter(0)
   ROOT r = bf16[4] fusion(p), kind=kInput, calls=f
 )", "ad {\n  x = bf16[] parameter(0)\n  y = bf16[] parameter(1)\n  ROOT a = bf16[] add(x, y)\n}\n"),
-            "p:parameter:bf16 p.f32:convert:f32 e.unrounded:exponential:f32 e:reduce-precision:f32 "
-            "m.unrounded:multiply:f32 m:reduce-precision:f32 m.bf16:convert:bf16 z:constant:bf16 "
-            "s:reduce:bf16");
+            "p:parameter:bf16 p.f32:convert:f32 e:exponential:f32 e.rounded:reduce-precision:f32 "
+            "m:multiply:f32 m.bf16:convert:bf16 z:constant:bf16 s:reduce:bf16");
 }
 
 TEST(FusionWidenBf16Test, OneOpF16AndWideConvertsAreLeftAlone) {
@@ -106,7 +109,27 @@ TEST(FusionWidenBf16Test, BigOperandsMoveInBf16) {
   ROOT r = bf16[512,512] fusion(p, b), kind=kLoop, calls=f
 )"),
             "p:parameter:bf16 t:transpose:bf16 t.f32:convert:f32 b:parameter:bf16 b.f32:convert:f32 "
-            "bb:broadcast:f32 a.unrounded:add:f32 a:reduce-precision:f32 m:maximum:f32 m.bf16:convert:bf16");
+            "bb:broadcast:f32 a:add:f32 m:maximum:f32 m.bf16:convert:bf16");
+}
+
+// Rounding deferred through select and negate is done once, where a
+// convert to f32 needs the bf16 value.
+TEST(FusionWidenBf16Test, ConvertToF32ReadsTheRoundedValue) {
+  EXPECT_EQ(Widened(R"(
+  p = bf16[64] parameter(0)
+  q = bf16[64] parameter(1)
+  s = bf16[64] add(p, q)
+  lt = pred[64] compare(p, q), direction=LT
+  c = bf16[64] select(lt, s, q)
+  n = bf16[64] negate(c)
+  ROOT f = f32[64] convert(n)
+)", R"(
+  p = bf16[64] parameter(0)
+  q = bf16[64] parameter(1)
+  ROOT r = f32[64] fusion(p, q), kind=kLoop, calls=f
+)"),
+            "p:parameter:bf16 p.f32:convert:f32 q:parameter:bf16 q.f32:convert:f32 lt:compare:pred "
+            "s:add:f32 c:select:f32 n:negate:f32 n.rounded:reduce-precision:f32");
 }
 
 }  // namespace
