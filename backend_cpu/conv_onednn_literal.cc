@@ -92,9 +92,8 @@ const float* AsF32(const Literal& lit, F32Buffer* buf) {
 // the next ops; with libgomp's default spin a MobileNet block of
 // sub-millisecond convolutions between element-wise fusions ran 25x slower
 // on 2 threads than on 1, and this threshold was 2e8. onednn_loader.h now
-// cuts the spin to 3000 iterations: MobileNet bf16 at 2 threads 3.95 ->
-// 2.7 ms with every convolution above 2e6 flops on both threads
-// (docs/performance.md).
+// cuts the spin to 300 iterations, and every convolution above 2e6 flops
+// uses the pool width (docs/performance.md).
 constexpr double kMinOpenMpFlops = 2e6;
 
 double ConvFlops(const OneDnnConvProblem& p) {

@@ -5,11 +5,10 @@
 // once, when libgomp is loaded). On a machine with as many threads as
 // cores, those spinning workers take the cores our own pool's workers need
 // for the ops between two convolutions: resnet34's block at 2 threads ran
-// 1.09x faster and a MobileNet 1.46x with the spin cut to 3000 (and its
-// small convolutions on both threads). A program linked against libdnnl
+// 1.09x faster with the spin cut to a few thousand iterations. A program linked against libdnnl
 // loads libgomp before main, too early to set that; so libdnnl is opened
 // with dlopen when the first convolution needs it, after setting
-// GOMP_SPINCOUNT=3000 in the environment unless the user set it or
+// GOMP_SPINCOUNT=300 in the environment unless the user set it or
 // OMP_WAIT_POLICY. The dnnl_* functions conv_onednn.cc calls are defined
 // here (hidden: never exported) and forward to the loaded library; the two
 // OpenMP calls it makes go through OmpSetNumThreads/OmpGetMaxThreads.
