@@ -160,6 +160,11 @@ std::unique_ptr<Computation> WidenBf16Chains(const Computation& fused) {
   for (const Instruction* x : order) {
     if (!x->shape().IsTuple() && !HasPlainLayout(x->shape())) return nullptr;
     if (!x->control_predecessors().empty()) return nullptr;
+    // A dot finds its operands decoded once per executable
+    // (decoded_constants.h) by its own instruction, which a rewritten copy
+    // is not: a bf16 decode step with constant weights would decode them
+    // every run again. Dot epilogues stay as they are.
+    if (x->opcode() == Opcode::kDot) return nullptr;
     const Widen w = Classify(*x, widened);
     how[x] = w;
     if (w != Widen::kNo && w != Widen::kCompare && w != Widen::kToF32) widened.insert(x);

@@ -17,8 +17,10 @@
 // bits of the op-by-op run (a NaN's bits below bf16's 16 may differ
 // inside the chain; they never reach a bf16 value).
 //
-// Left as they are: f16 and the f8 types (reduce-precision flushes their
-// subnormals, the conversion does not), reductions and every other op (a
+// Left as they are: fusions with a dot (its decoded constant operands are
+// found by its instruction, decoded_constants.h), f16 and the f8 types
+// (reduce-precision flushes their subnormals, the conversion does not),
+// reductions and every other op (a
 // widened operand is converted back to bf16 for them), converts into bf16
 // from types wider than f32 or integers (rounding twice would differ), and
 // total-order compares.

@@ -72,10 +72,23 @@ TEST(FusionWidenBf16Test, InexactOpsAreRoundedAndReductionsReadBf16) {
             "m:multiply:f32 m.bf16:convert:bf16 z:constant:bf16 s:reduce:bf16");
 }
 
-TEST(FusionWidenBf16Test, OneOpF16AndWideConvertsAreLeftAlone) {
+TEST(FusionWidenBf16Test, OneOpDotsF16AndWideConvertsAreLeftAlone) {
   // A single bf16 op: the converts would cost what they save.
   EXPECT_EQ(Widened("  p = bf16[64] parameter(0)\n  ROOT n = bf16[64] negate(p)\n",
                     "  p = bf16[64] parameter(0)\n  ROOT r = bf16[64] fusion(p), kind=kLoop, calls=f\n"),
+            "null");
+  // A dot: its decoded constants are found by its own instruction.
+  EXPECT_EQ(Widened(R"(
+  a = bf16[4,64] parameter(0)
+  w = bf16[64,64] parameter(1)
+  d = bf16[4,64] dot(a, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  n = bf16[4,64] negate(d)
+  ROOT m = bf16[4,64] maximum(n, a)
+)", R"(
+  a = bf16[4,64] parameter(0)
+  w = bf16[64,64] parameter(1)
+  ROOT r = bf16[4,64] fusion(a, w), kind=kOutput, calls=f
+)"),
             "null");
   // f16: reduce-precision would flush its subnormals.
   EXPECT_EQ(Widened("  p = f16[64] parameter(0)\n  n = f16[64] negate(p)\n  ROOT a = f16[64] abs(n)\n",
