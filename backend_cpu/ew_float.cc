@@ -309,9 +309,9 @@ ElementwiseKernel Compare(PrimitiveType t, const ElementwiseAttrs& attrs) {
 // rounded: nearest even on the bits, as float_format's ReducePrecisionBits
 // does (a NaN keeps its bits; with no mantissa bit left it would become
 // inf, so mantissa_bits = 0 takes the general path), in a loop the compiler
-// vectorises. Rounding to
-// bf16 precision (8, 7) is the hot case: widened bf16 fusions
-// (fusion_widen_bf16.h) run it after every inexact op.
+// vectorises. Rounding to bf16 precision (8, 7) is the hot case: widened
+// bf16 fusions (fusion_widen_bf16.h) round an inexact op's result with it
+// wherever the rounded value is needed.
 HLO_EW_CLONES void RoundMantissaF32(const uint32_t* __restrict x, uint32_t* __restrict y, int64_t n,
                                     int drop) {
   const uint32_t half_minus_one = (uint32_t{1} << (drop - 1)) - 1;
