@@ -177,11 +177,10 @@ bool TryOneDnnConvolutionLiterals(const Instruction& instr, const ConvolutionDim
   const int64_t in_image = ist[dn.input_batch_dimension], out_image = ost[dn.output_batch_dimension];
   if (BG == 1 && Nb > 1 && (IsNarrow(lt) || rt != PrimitiveType::F32) &&
       in_image * Nb == lhs.physical_count() && out_image * Nb == out.physical_count()) {
-    // With narrow input the chunks count the f32 result too, so that a
+    // The f32 result counts even when it is the result itself, so that a
     // bf16 result and its f32 form (fusion_widen_bf16.h) are computed by
     // the same calls.
-    const int64_t image_bytes =
-        4 * std::max(IsNarrow(lt) ? in_image : 0, rt != PrimitiveType::F32 || IsNarrow(lt) ? out_image : 0);
+    const int64_t image_bytes = 4 * std::max(IsNarrow(lt) ? in_image : 0, out_image);
     images = std::clamp<int64_t>(kChunkBytes / std::max<int64_t>(image_bytes, 1), 1, Nb);
   }
   auto threads_for = [](const OneDnnConvProblem& q) {

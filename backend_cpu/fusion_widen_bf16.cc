@@ -6,6 +6,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
+#include "ir/layout_index.h"
 
 namespace hlo::cpu {
 namespace {
@@ -36,11 +37,6 @@ enum class Widen : uint8_t {
 constexpr int64_t kSmallOperandElements = 1 << 16;
 
 bool IsBf16Array(const Shape& s) { return s.IsArray() && s.element_type() == PrimitiveType::BF16; }
-
-bool HasPlainLayout(const Shape& s) {
-  return !s.has_layout() || (s.layout().tiles.empty() && s.layout().element_size_in_bits == 0 &&
-                             !s.layout().HasNonDefaultTail());
-}
 
 Widen Classify(const Instruction& x, const absl::flat_hash_set<const Instruction*>& widened) {
   const Shape& shape = x.shape();

@@ -77,7 +77,6 @@ std::vector<const Instruction*> ScheduleForInPlaceUpdates(const Computation& com
     if (it == extra_preds.end() || k - n_ops - n_ctl >= it->second.size()) return nullptr;
     return it->second[k - n_ops - n_ctl];
   };
-  absl::flat_hash_set<const Instruction*> in_base(base.begin(), base.end());
   for (const Instruction* start : base) {
     if (!done.insert(start).second) continue;
     stack.push_back({start, 0});
@@ -86,7 +85,7 @@ std::vector<const Instruction*> ScheduleForInPlaceUpdates(const Computation& com
       const Instruction* dep = deps_of(x, next);
       if (dep != nullptr) {
         ++next;
-        if (in_base.contains(dep) && done.insert(dep).second) stack.push_back({dep, 0});
+        if (done.insert(dep).second) stack.push_back({dep, 0});
       } else {
         order.push_back(x);
         stack.pop_back();

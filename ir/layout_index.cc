@@ -149,6 +149,11 @@ int64_t ApplyPlan(const Plan& p, Scratch& a, Scratch& b) {
 
 }  // namespace
 
+bool HasPlainLayout(const Shape& shape) {
+  return shape.IsArray() && !shape.layout().HasNonDefaultTail() &&
+         static_cast<int64_t>(shape.layout().minor_to_major.size()) == shape.rank();
+}
+
 int64_t PhysicalElementCount(const Shape& shape) {
   if (!shape.IsArray()) return 0;
   const Layout& layout = shape.layout();

@@ -17,6 +17,11 @@ namespace hlo {
 // at their bound.
 int64_t PhysicalElementCount(const Shape& shape);
 
+// True for an array whose buffer is its elements in minor_to_major order
+// and nothing else: a full minor_to_major, no tiles, element size, memory
+// space or other layout extras.
+bool HasPlainLayout(const Shape& shape);
+
 // Physical slot of the element at the multi-dimensional logical `index`
 // (one entry per dimension, in logical dimension order).
 int64_t LinearIndex(const Shape& shape, absl::Span<const int64_t> index);

@@ -8,15 +8,11 @@
 // the layouts they have).
 #include "absl/container/flat_hash_set.h"
 #include "backend_cpu/custom_call.h"
+#include "ir/layout_index.h"
 #include "passes/passes.h"
 
 namespace hlo {
 namespace {
-
-bool PlainLayout(const Shape& s) {
-  return s.IsArray() && s.layout().tiles.empty() && !s.layout().HasNonDefaultTail() &&
-         static_cast<int64_t>(s.layout().minor_to_major.size()) == s.rank();
-}
 
 // The layout `dot` takes from its only user, or null when it keeps its own.
 const Layout* SinkableLayout(const Instruction& dot) {
@@ -28,7 +24,7 @@ const Layout* SinkableLayout(const Instruction& dot) {
   if (user.opcode() != Opcode::kCopy && !cpu::IsIdentityCustomCall(user)) return nullptr;
   const Shape& from = dot.shape();
   const Shape& to = user.shape();
-  if (!PlainLayout(from) || !PlainLayout(to) || from.element_type() != to.element_type() ||
+  if (!HasPlainLayout(from) || !HasPlainLayout(to) || from.element_type() != to.element_type() ||
       from.dims() != to.dims() || from.layout() == to.layout())
     return nullptr;
   return &to.layout();
