@@ -7,6 +7,7 @@
 #include <complex>
 #include <cstring>
 
+#include "absl/functional/function_ref.h"
 #include "absl/strings/str_cat.h"
 #include "ir/float_format.h"
 #include "ir/layout_index.h"
@@ -326,10 +327,23 @@ void AppendLiteralWithShape(std::string* out, const Literal& literal) {
 // layout, a space, then nested braces; rank-2+ arrays put each innermost row
 // on its own line as `  { a, b }`, and ranks above 3 label each outer group
 // with `/*iN=V*/`. Array pred elements print as 0/1, scalars as true/false.
+// Hands the text printed so far to a sink once it holds `threshold` bytes,
+// so that a large value's text is never held whole.
+struct TextFlusher {
+  absl::FunctionRef<void(absl::string_view)> sink;
+  size_t threshold;
+  void MaybeFlush(std::string* out) const {
+    if (out->size() < threshold) return;
+    sink(*out);
+    out->clear();
+  }
+};
+
 class XlaArrayPrinter {
  public:
-  XlaArrayPrinter(std::string* out, const Literal& lit)
-      : out_(out), lit_(lit), dims_(lit.shape().dims()), rank_(lit.shape().rank()) {}
+  XlaArrayPrinter(std::string* out, const Literal& lit, const TextFlusher* flusher)
+      : out_(out), lit_(lit), dims_(lit.shape().dims()), rank_(lit.shape().rank()),
+        flusher_(flusher) {}
 
   void Print() {
     std::vector<int64_t> index;
@@ -381,6 +395,7 @@ class XlaArrayPrinter {
       Recurse(index);
       index->pop_back();
       if (i < n - 1) out_->append(remaining > 1 ? ",\n" : ", ");
+      if (flusher_ != nullptr) flusher_->MaybeFlush(out_);
     }
     Brace(false, remaining, *index);
   }
@@ -389,16 +404,17 @@ class XlaArrayPrinter {
   const Literal& lit_;
   DimVector dims_;
   int64_t rank_;
+  const TextFlusher* flusher_;
 };
 
-void AppendXlaForm(std::string* out, const Literal& lit) {
+void AppendXlaForm(std::string* out, const Literal& lit, const TextFlusher* flusher) {
   const Shape& shape = lit.shape();
   if (shape.IsTuple()) {
     out->append("(\n");
     const auto& elems = lit.tuple_elements();
     for (size_t i = 0; i < elems.size(); ++i) {
       if (i) out->append(",\n");
-      AppendXlaForm(out, elems[i]);
+      AppendXlaForm(out, elems[i], flusher);
     }
     out->append("\n)");
     return;
@@ -409,7 +425,7 @@ void AppendXlaForm(std::string* out, const Literal& lit) {
   }
   AppendShape(out, shape, /*print_layout=*/false);
   out->push_back(' ');
-  if (shape.IsArray()) XlaArrayPrinter(out, lit).Print();
+  if (shape.IsArray()) XlaArrayPrinter(out, lit, flusher).Print();
 }
 
 }  // namespace print_internal
@@ -417,8 +433,17 @@ void AppendXlaForm(std::string* out, const Literal& lit) {
 std::string LiteralToXlaString(const Literal& literal) {
   std::string out;
   out.reserve(64 + print_internal::EstimateLiteralBytes(literal) * 2);
-  print_internal::AppendXlaForm(&out, literal);
+  print_internal::AppendXlaForm(&out, literal, nullptr);
   return out;
+}
+
+void PrintLiteralXla(const Literal& literal, absl::FunctionRef<void(absl::string_view)> sink) {
+  constexpr size_t kChunk = size_t{1} << 20;
+  const print_internal::TextFlusher flusher{sink, kChunk};
+  std::string out;
+  out.reserve(kChunk + (size_t{64} << 10));
+  print_internal::AppendXlaForm(&out, literal, &flusher);
+  if (!out.empty()) sink(out);
 }
 
 std::string LiteralValueToString(const Literal& literal, bool print_large) {

@@ -3,6 +3,8 @@
 
 #include <string>
 
+#include "absl/functional/function_ref.h"
+#include "absl/strings/string_view.h"
 #include "ir/attr_spec.h"
 #include "ir/attribute.h"
 #include "ir/literal.h"
@@ -76,6 +78,9 @@ std::string LiteralToString(const Literal& literal);
 // "f32[2,2] {\n  { 1, 2 },\n  { 3, 4 }\n}"; tuples "(\n...,\n...\n)".
 // Parses back with ParseLiteral.
 std::string LiteralToXlaString(const Literal& literal);
+// The same text handed to `sink` in pieces of about 1 MiB, so
+// that printing a large value does not hold all its text at once.
+void PrintLiteralXla(const Literal& literal, absl::FunctionRef<void(absl::string_view)> sink);
 // The FileNames / FunctionNames / FileLocations / StackFrames tables as
 // printed between the module header and the first computation.
 std::string StackFramesToString(const StackFrameTables& tables);

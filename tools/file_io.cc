@@ -63,11 +63,20 @@ absl::Status WriteFully(int fd, absl::string_view data, const std::string& what)
   return absl::OkStatus();
 }
 
-// Writes `data` to the regular file `path` atomically: a temporary file in
-// the same directory, then rename(). On failure nothing is left behind and an
-// existing file is untouched. `shown` is the name used in messages.
+absl::Status WriteFully(int fd, absl::Span<const absl::string_view> pieces, const std::string& what) {
+  for (absl::string_view data : pieces) {
+    absl::Status st = WriteFully(fd, data, what);
+    if (!st.ok()) return st;
+  }
+  return absl::OkStatus();
+}
+
+// Writes the pieces of `data` to the regular file `path` atomically: a
+// temporary file in the same directory, then rename(). On failure nothing
+// is left behind and an existing file is untouched. `shown` is the name
+// used in messages.
 absl::Status WriteFileAtomically(const std::string& path, const std::string& shown,
-                                 absl::string_view data) {
+                                 absl::Span<const absl::string_view> data) {
   std::string tmp = absl::StrCat(path, ".tmp.XXXXXX");
   std::vector<char> tmpl(tmp.begin(), tmp.end());
   tmpl.push_back('\0');
@@ -93,11 +102,13 @@ absl::Status WriteFileAtomically(const std::string& path, const std::string& sho
   return st;
 }
 
-// Writes the output to stdout ("-"), a special file (in place), or a
-// regular file (atomically, through the link if `path` is a symlink).
 }  // namespace
 
 absl::Status WriteOutput(const std::string& path, absl::string_view data) {
+  return WriteOutput(path, absl::Span<const absl::string_view>(&data, 1));
+}
+
+absl::Status WriteOutput(const std::string& path, absl::Span<const absl::string_view> data) {
   if (path == "-") {
     fflush(stdout);
     return WriteFully(STDOUT_FILENO, data, "<stdout>");

@@ -8,6 +8,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "absl/types/span.h"
 
 namespace hlo {
 
@@ -17,5 +18,9 @@ absl::StatusOr<std::string> ReadInput(const std::string& path);
 // Writes `data` to stdout ("-"), a special file (in place, e.g. /dev/null),
 // or a regular file atomically (through the link if `path` is a symlink).
 absl::Status WriteOutput(const std::string& path, absl::string_view data);
+
+// The same for a file made of `pieces` written one after another (e.g. a
+// header and a large buffer that is not copied into one string first).
+absl::Status WriteOutput(const std::string& path, absl::Span<const absl::string_view> pieces);
 
 }  // namespace hlo

@@ -151,11 +151,12 @@ std::string UsageEpilogue() {
 }
 
 absl::Status WriteNpy(const std::string& path, const Literal& value) {
-  absl::StatusOr<std::string> bytes = EncodeNpy(value);
-  if (!bytes.ok())
+  absl::StatusOr<NpyEncoding> npy = EncodeNpyParts(value);
+  if (!npy.ok())
     return absl::InvalidArgumentError(absl::StrCat("cannot write '", path, "': ",
-                                                   bytes.status().message()));
-  return WriteOutput(path, *bytes);
+                                                   npy.status().message()));
+  const absl::string_view parts[] = {npy->header(), npy->data()};
+  return WriteOutput(path, parts);
 }
 
 // The rates of --profile's bounds: both given, or measured (and cached).
@@ -485,10 +486,15 @@ int Run(int argc, char** argv) {
                              ": give one --input per parameter, or --random-inputs"));
   }
   for (const std::string& spec : opts.infeed) {
-    absl::StatusOr<std::string> bytes =
-        spec.find_first_of("{[(") == std::string::npos ? ReadInput(spec) : absl::StatusOr<std::string>(spec);
-    if (!bytes.ok()) return Fail(bytes.status().message());
-    absl::StatusOr<Literal> lit = LooksLikeNpy(*bytes) ? ParseNpy(*bytes, spec) : ParseLiteral(*bytes);
+    const bool is_path = spec.find_first_of("{[(") == std::string::npos;
+    absl::StatusOr<Literal> lit = absl::UnknownError("");
+    if (is_path && IsNpyFile(spec)) {
+      lit = ReadNpyFile(spec);
+    } else {
+      absl::StatusOr<std::string> bytes = is_path ? ReadInput(spec) : absl::StatusOr<std::string>(spec);
+      if (!bytes.ok()) return Fail(bytes.status().message());
+      lit = LooksLikeNpy(*bytes) ? ParseNpy(*bytes, spec) : ParseLiteral(*bytes);
+    }
     if (!lit.ok()) return Fail(absl::StrCat("--infeed '", spec, "': ", lit.status().message()));
     run_options.infeed.push_back(*std::move(lit));
   }
@@ -639,28 +645,41 @@ int Run(int argc, char** argv) {
     absl::Status st = WriteNpyDir(opts.output_dir, FlattenLeaves({&value}), "output-dir");
     if (!st.ok()) return Fail(st.message());
   }
-  std::string out;
+  // The text goes out in pieces as it is printed (a large result's text is
+  // about 3 bytes per byte of f32 values: never held whole), or into the
+  // --json report.
+  absl::Status written = absl::OkStatus();
+  if (g_json != nullptr) json_report.result.emplace();
+  auto emit = [&](absl::string_view text) {
+    if (g_json != nullptr) json_report.result->append(text.data(), text.size());
+    else if (written.ok()) written = WriteOutput("-", text);
+  };
+  auto emit_literal = [&](const Literal& lit) { PrintLiteralXla(lit, emit); };
   if (opts.print_literals) {
-    for (size_t i = 0; i < args.size(); ++i)
-      absl::StrAppend(&out, "\n** Argument ", i, " **\n", LiteralToXlaString(args[i]), "\n");
-    absl::StrAppend(&out, "\n** Result with test runner Host **\n", LiteralToXlaString(value), "\n");
-    for (size_t i = 0; i < result->outfeed().size(); ++i)
-      absl::StrAppend(&out, "\n** Outfeed ", i, " **\n", LiteralToXlaString(result->outfeed()[i]), "\n");
+    for (size_t i = 0; i < args.size(); ++i) {
+      emit(absl::StrCat("\n** Argument ", i, " **\n"));
+      emit_literal(args[i]);
+      emit("\n");
+    }
+    emit("\n** Result with test runner Host **\n");
+    emit_literal(value);
+    emit("\n");
+    for (size_t i = 0; i < result->outfeed().size(); ++i) {
+      emit(absl::StrCat("\n** Outfeed ", i, " **\n"));
+      emit_literal(result->outfeed()[i]);
+      emit("\n");
+    }
   } else if (opts.output.empty() && opts.output_dir.empty()) {
-    // Moved, not appended: a large result's text (about 3 bytes per byte
-    // of f32 values) would otherwise be held twice at the peak.
-    out = LiteralToXlaString(value);
-    out += "\n";
+    emit_literal(value);
+    emit("\n");
     if (opts.outfeed_dir.empty())
-      for (size_t i = 0; i < result->outfeed().size(); ++i)
-        absl::StrAppend(&out, "outfeed ", i, ": ", LiteralToXlaString(result->outfeed()[i]), "\n");
+      for (size_t i = 0; i < result->outfeed().size(); ++i) {
+        emit(absl::StrCat("outfeed ", i, ": "));
+        emit_literal(result->outfeed()[i]);
+        emit("\n");
+      }
   }
-  if (g_json != nullptr) {
-    json_report.result = std::move(out);
-    return 0;
-  }
-  absl::Status st = WriteOutput("-", out);
-  if (!st.ok()) return Fail(st.message());
+  if (!written.ok()) return Fail(written.message());
   return 0;
 }
 

@@ -1,5 +1,11 @@
 #include "tools/npy.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
 #include <cstring>
 #include <limits>
 #include <vector>
@@ -10,6 +16,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "ir/layout_index.h"
 
 namespace hlo {
 namespace {
@@ -69,22 +76,44 @@ bool LooksLikeNpy(absl::string_view bytes) {
   return bytes.size() >= kMagicSize && bytes.substr(0, kMagicSize) == absl::string_view(kMagic, kMagicSize);
 }
 
-absl::StatusOr<Literal> ParseNpy(absl::string_view bytes, const std::string& name) {
-  if (!LooksLikeNpy(bytes)) return Bad(name, "missing the \\x93NUMPY magic string");
-  if (bytes.size() < 10) return Bad(name, "truncated header");
-  const int major = static_cast<unsigned char>(bytes[6]);
-  size_t header_len = 0, header_start = 0;
+namespace {
+
+// What a .npy header says, checked against the size of the whole file.
+struct NpyHeader {
+  Shape shape;            // with a column-major layout for fortran_order
+  size_t data_start = 0;  // offset of the first data byte
+  bool fortran_order = false;
+};
+
+// Where the header dict starts and how long it is, from the first 12 (or
+// fewer) bytes of the file.
+absl::Status HeaderExtent(absl::string_view prefix, const std::string& name, size_t* start,
+                          size_t* length) {
+  if (!LooksLikeNpy(prefix)) return Bad(name, "missing the \\x93NUMPY magic string");
+  if (prefix.size() < 10) return Bad(name, "truncated header");
+  const int major = static_cast<unsigned char>(prefix[6]);
   if (major == 1) {
-    header_len = static_cast<unsigned char>(bytes[8]) | (static_cast<unsigned char>(bytes[9]) << 8);
-    header_start = 10;
+    *length = static_cast<unsigned char>(prefix[8]) | (static_cast<unsigned char>(prefix[9]) << 8);
+    *start = 10;
   } else if (major == 2 || major == 3) {
-    if (bytes.size() < 12) return Bad(name, "truncated header");
-    for (int i = 3; i >= 0; --i) header_len = (header_len << 8) | static_cast<unsigned char>(bytes[8 + i]);
-    header_start = 12;
+    if (prefix.size() < 12) return Bad(name, "truncated header");
+    *length = 0;
+    for (int i = 3; i >= 0; --i) *length = (*length << 8) | static_cast<unsigned char>(prefix[8 + i]);
+    *start = 12;
   } else {
     return Bad(name, absl::StrCat("unsupported format version ", major));
   }
-  if (header_start + header_len > bytes.size()) return Bad(name, "truncated header");
+  return absl::OkStatus();
+}
+
+// Parses the header at the start of `bytes` (which holds at least the
+// magic, version, length and dict) of a file of `file_size` bytes.
+absl::StatusOr<NpyHeader> ParseHeader(absl::string_view bytes, uint64_t file_size,
+                                      const std::string& name) {
+  size_t header_start = 0, header_len = 0;
+  if (absl::Status st = HeaderExtent(bytes, name, &header_start, &header_len); !st.ok()) return st;
+  if (header_start + header_len > bytes.size() || header_start + header_len > file_size)
+    return Bad(name, "truncated header");
   absl::string_view header = bytes.substr(header_start, header_len);
   std::string descr, fortran, shape_text;
   if (!HeaderValue(header, "descr", &descr) || !HeaderValue(header, "fortran_order", &fortran) ||
@@ -109,19 +138,20 @@ absl::StatusOr<Literal> ParseNpy(absl::string_view bytes, const std::string& nam
       return Bad(name, absl::StrCat("bad shape (", shape_text, ")"));
     dims.push_back(v);
   }
-  const bool fortran_order = fortran == "True";
-  if (!fortran_order && fortran != "False") return Bad(name, "bad fortran_order");
+  NpyHeader out;
+  out.fortran_order = fortran == "True";
+  if (!out.fortran_order && fortran != "False") return Bad(name, "bad fortran_order");
 
-  Shape shape = Shape::Array(type, dims);
-  if (fortran_order) {
+  out.shape = Shape::Array(type, dims);
+  if (out.fortran_order) {
     Layout l;
     for (int64_t i = 0; i < static_cast<int64_t>(dims.size()); ++i) l.minor_to_major.push_back(i);
-    shape.set_layout(l);
+    out.shape.set_layout(l);
   }
-  // The size is checked before the literal is made: a lying header may
+  // The size is checked before any literal is made: a lying header may
   // claim any shape (e.g. 10^22 elements), and the data must match it.
-  const size_t data_start = header_start + header_len;
-  const uint64_t found = bytes.size() - data_start;
+  out.data_start = header_start + header_len;
+  const uint64_t found = file_size - out.data_start;
   uint64_t expected = static_cast<uint64_t>(PrimitiveTypeByteSize(type));
   bool too_large = false;
   for (int64_t d : dims) {
@@ -134,21 +164,102 @@ absl::StatusOr<Literal> ParseNpy(absl::string_view bytes, const std::string& nam
   if (found != expected)
     return Bad(name, absl::StrCat("expected ", expected, " data bytes for ", descr, " (", shape_text,
                                   "), found ", found));
-  Literal lit(shape);
-  if (lit.size_bytes() > 0) std::memcpy(lit.data(), bytes.data() + data_start, lit.size_bytes());
-  if (type == PrimitiveType::PRED) {
-    for (size_t i = 0; i < lit.size_bytes(); ++i) lit.data()[i] = lit.data()[i] != 0;
-  }
-  if (fortran_order) {
-    Layout row_major;
-    for (int64_t i = static_cast<int64_t>(dims.size()) - 1; i >= 0; --i)
-      row_major.minor_to_major.push_back(i);
-    return lit.Relayout(row_major);
-  }
-  return lit;
+  return out;
 }
 
-absl::StatusOr<std::string> EncodeNpy(const Literal& literal) {
+// The literal whose buffer holds the file's data bytes, made row-major
+// (pred bytes normalised to 0/1).
+Literal FinishLiteral(Literal lit, const NpyHeader& header) {
+  if (header.shape.element_type() == PrimitiveType::PRED) {
+    for (size_t i = 0; i < lit.size_bytes(); ++i) lit.data()[i] = lit.data()[i] != 0;
+  }
+  if (!header.fortran_order) return lit;
+  Layout row_major;
+  for (int64_t i = header.shape.rank() - 1; i >= 0; --i) row_major.minor_to_major.push_back(i);
+  return lit.Relayout(row_major);
+}
+
+// Reads exactly `n` bytes at `offset`; false on a short read or an error.
+bool ReadAt(int fd, uint8_t* out, size_t n, uint64_t offset) {
+  while (n > 0) {
+    ssize_t got = pread(fd, out, n, static_cast<off_t>(offset));
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) return false;
+    out += got;
+    n -= static_cast<size_t>(got);
+    offset += static_cast<uint64_t>(got);
+  }
+  return true;
+}
+
+}  // namespace
+
+absl::StatusOr<Literal> ParseNpy(absl::string_view bytes, const std::string& name) {
+  absl::StatusOr<NpyHeader> header = ParseHeader(bytes, bytes.size(), name);
+  if (!header.ok()) return header.status();
+  Literal lit = Literal::Uninitialized(header->shape);
+  if (lit.size_bytes() > 0) std::memcpy(lit.data(), bytes.data() + header->data_start, lit.size_bytes());
+  return FinishLiteral(std::move(lit), *header);
+}
+
+bool IsNpyFile(const std::string& path) {
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  struct stat st;
+  char magic[kMagicSize];
+  const bool yes = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+                   ReadAt(fd, reinterpret_cast<uint8_t*>(magic), kMagicSize, 0) &&
+                   LooksLikeNpy(absl::string_view(magic, kMagicSize));
+  close(fd);
+  return yes;
+}
+
+absl::StatusOr<Literal> ReadNpyFile(const std::string& path) {
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return absl::NotFoundError(absl::StrCat("cannot open '", path, "': ", strerror(errno)));
+  struct FdCloser {
+    int fd;
+    ~FdCloser() { close(fd); }
+  } closer{fd};
+  struct stat st;
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+    return absl::InvalidArgumentError(absl::StrCat("cannot read '", path, "': not a regular file"));
+  const uint64_t file_size = static_cast<uint64_t>(st.st_size);
+  std::string prefix(std::min<uint64_t>(file_size, 12), '\0');
+  if (!ReadAt(fd, reinterpret_cast<uint8_t*>(prefix.data()), prefix.size(), 0))
+    return absl::InvalidArgumentError(absl::StrCat("cannot read '", path, "': ", strerror(errno)));
+  size_t header_start = 0, header_len = 0;
+  if (absl::Status s = HeaderExtent(prefix, path, &header_start, &header_len); !s.ok()) return s;
+  if (header_start + header_len > file_size) return Bad(path, "truncated header");
+  prefix.resize(header_start + header_len);
+  if (!ReadAt(fd, reinterpret_cast<uint8_t*>(prefix.data()) + 12, prefix.size() - 12, 12))
+    return absl::InvalidArgumentError(absl::StrCat("cannot read '", path, "': ", strerror(errno)));
+  absl::StatusOr<NpyHeader> header = ParseHeader(prefix, file_size, path);
+  if (!header.ok()) return header.status();
+  Literal lit = Literal::Uninitialized(header->shape);
+  if (!ReadAt(fd, lit.data(), lit.size_bytes(), header->data_start))
+    return absl::InvalidArgumentError(absl::StrCat("cannot read '", path, "': ", strerror(errno)));
+  return FinishLiteral(std::move(lit), *header);
+}
+
+namespace {
+
+bool IsRowMajor(const Shape& shape) {
+  if (!HasPlainLayout(shape)) return false;
+  const DimVector& m2m = shape.layout().minor_to_major;
+  for (size_t i = 0; i < m2m.size(); ++i)
+    if (m2m[i] != static_cast<int64_t>(m2m.size() - 1 - i)) return false;
+  return true;
+}
+
+}  // namespace
+
+absl::string_view NpyEncoding::data() const {
+  const Literal& l = converted_ ? *converted_ : *source_;
+  return absl::string_view(reinterpret_cast<const char*>(l.data()), l.size_bytes());
+}
+
+absl::StatusOr<NpyEncoding> EncodeNpyParts(const Literal& literal) {
   const Shape& shape = literal.shape();
   if (!shape.IsArray())
     return absl::InvalidArgumentError("only array values can be written as .npy");
@@ -164,37 +275,50 @@ absl::StatusOr<std::string> EncodeNpy(const Literal& literal) {
   if (code == nullptr)
     return absl::InvalidArgumentError(
         absl::StrCat("no .npy dtype for ", PrimitiveTypeName(type)));
-  Shape out_shape = Shape::Array(stored, shape.dims());
-  Literal row_major(out_shape);
-  const std::vector<int64_t> slots = PhysicalIndexTable(shape);
-  if (stored == type) {
-    const int b = literal.element_bytes();
-    for (size_t i = 0; i < slots.size(); ++i)
-      std::memcpy(row_major.data() + i * b, literal.data() + slots[i] * b, b);
-  } else if (IsFloat(stored)) {
-    for (size_t i = 0; i < slots.size(); ++i) row_major.SetDouble(i, literal.GetDouble(slots[i]));
-  } else {
-    for (size_t i = 0; i < slots.size(); ++i) row_major.SetInt(i, literal.GetInt(slots[i]));
+  NpyEncoding out;
+  out.source_ = &literal;
+  // C order first (a blocked copy, no per-element index table), then the
+  // widening of types NumPy lacks, element by element in that order.
+  if (!IsRowMajor(shape)) {
+    Layout row_major;
+    for (int64_t i = shape.rank() - 1; i >= 0; --i) row_major.minor_to_major.push_back(i);
+    out.converted_ = literal.Relayout(row_major);
+  }
+  if (stored != type) {
+    const Literal& from = out.converted_ ? *out.converted_ : literal;
+    Literal wide = Literal::Uninitialized(Shape::Array(stored, shape.dims()));
+    const int64_t n = shape.ElementCount();
+    if (IsFloat(stored)) {
+      for (int64_t i = 0; i < n; ++i) wide.SetDouble(i, from.GetDouble(i));
+    } else {
+      for (int64_t i = 0; i < n; ++i) wide.SetInt(i, from.GetInt(i));
+    }
+    out.converted_ = std::move(wide);
   }
   // "(2, 3)", "(4,)" for rank 1, "()" for scalars.
   std::string shape_text = absl::StrJoin(shape.dims(), ", ");
   if (shape.rank() == 1) shape_text.push_back(',');
   const char order = stored == PrimitiveType::PRED || PrimitiveTypeByteSize(stored) == 1 ? '|' : '<';
-  std::string header = absl::StrCat("{'descr': '", std::string(1, order), code,
-                                    "', 'fortran_order': False, 'shape': (", shape_text, "), }");
+  std::string dict = absl::StrCat("{'descr': '", std::string(1, order), code,
+                                  "', 'fortran_order': False, 'shape': (", shape_text, "), }");
   // Pad with spaces so that magic + version + length + header + '\n' is a
   // multiple of 64 bytes.
-  const size_t unpadded = kMagicSize + 2 + 2 + header.size() + 1;
-  header.append((64 - unpadded % 64) % 64, ' ');
-  header.push_back('\n');
-  std::string out(kMagic, kMagicSize);
-  out.push_back('\x01');
-  out.push_back('\x00');
-  out.push_back(static_cast<char>(header.size() & 0xff));
-  out.push_back(static_cast<char>(header.size() >> 8));
-  out += header;
-  out.append(reinterpret_cast<const char*>(row_major.data()), row_major.size_bytes());
+  const size_t unpadded = kMagicSize + 2 + 2 + dict.size() + 1;
+  dict.append((64 - unpadded % 64) % 64, ' ');
+  dict.push_back('\n');
+  out.header_.assign(kMagic, kMagicSize);
+  out.header_.push_back('\x01');
+  out.header_.push_back('\x00');
+  out.header_.push_back(static_cast<char>(dict.size() & 0xff));
+  out.header_.push_back(static_cast<char>(dict.size() >> 8));
+  out.header_ += dict;
   return out;
+}
+
+absl::StatusOr<std::string> EncodeNpy(const Literal& literal) {
+  absl::StatusOr<NpyEncoding> parts = EncodeNpyParts(literal);
+  if (!parts.ok()) return parts.status();
+  return absl::StrCat(parts->header(), parts->data());
 }
 
 }  // namespace hlo

@@ -71,40 +71,47 @@ absl::Status WriteNpyDir(const std::string& dir, const std::vector<LiteralLeaf>&
                          const std::string& flag, const std::string& sidecar,
                          const std::string& value_key) {
   // Encode every leaf first, so that an unencodable leaf writes nothing.
-  std::vector<std::string> encoded;
-  for (const LiteralLeaf& leaf : leaves) {
-    if (!leaf.leaf->shape().IsArray()) {
-      encoded.emplace_back();  // tokens have no data: no file
-      continue;
-    }
-    absl::StatusOr<std::string> bytes = EncodeNpy(*leaf.leaf);
-    if (!bytes.ok()) return bytes.status();
-    encoded.push_back(*std::move(bytes));
+  // A row-major leaf's data is written from its own buffer (no copy).
+  struct File {
+    std::string path;
+    std::vector<absl::string_view> pieces;
+  };
+  std::vector<NpyEncoding> encoded;
+  encoded.reserve(leaves.size());
+  std::vector<File> files;
+  for (size_t i = 0; i < leaves.size(); ++i) {
+    if (!leaves[i].leaf->shape().IsArray()) continue;  // tokens have no data: no file
+    absl::StatusOr<NpyEncoding> npy = EncodeNpyParts(*leaves[i].leaf);
+    if (!npy.ok()) return npy.status();
+    encoded.push_back(*std::move(npy));
   }
-  std::vector<std::pair<std::string, std::string>> files;  // path, contents
-  for (size_t i = 0; i < leaves.size(); ++i)
-    if (leaves[i].leaf->shape().IsArray()) files.emplace_back(absl::StrCat(dir, "/", i, ".npy"), std::move(encoded[i]));
-  if (!sidecar.empty()) files.emplace_back(absl::StrCat(dir, "/", sidecar), Sidecar(leaves, value_key));
+  for (size_t i = 0, e = 0; i < leaves.size(); ++i) {
+    if (!leaves[i].leaf->shape().IsArray()) continue;
+    files.push_back({absl::StrCat(dir, "/", i, ".npy"), {encoded[e].header(), encoded[e].data()}});
+    ++e;
+  }
+  const std::string sidecar_text = sidecar.empty() ? "" : Sidecar(leaves, value_key);
+  if (!sidecar.empty()) files.push_back({absl::StrCat(dir, "/", sidecar), {sidecar_text}});
   bool created = false;
   absl::Status st = EnsureDirectory(dir, flag, &created);
   if (!st.ok()) return st;
-  for (const auto& file : files) {
+  for (const File& file : files) {
     struct stat fst;
-    if (stat(file.first.c_str(), &fst) == 0 && S_ISDIR(fst.st_mode))
-      return absl::InvalidArgumentError(absl::StrCat("cannot write '", file.first, "': it is a directory"));
+    if (stat(file.path.c_str(), &fst) == 0 && S_ISDIR(fst.st_mode))
+      return absl::InvalidArgumentError(absl::StrCat("cannot write '", file.path, "': it is a directory"));
   }
   // All or nothing: a file that fails (e.g. its name is taken by a
   // directory) takes back the ones written before it, and a directory made
   // here goes too, so a failed run leaves no partial output.
   std::vector<std::string> written;
-  for (const auto& [path, contents] : files) {
-    st = WriteOutput(path, contents);
+  for (const File& file : files) {
+    st = WriteOutput(file.path, file.pieces);
     if (!st.ok()) {
       for (const std::string& w : written) unlink(w.c_str());
       if (created) rmdir(dir.c_str());
       return st;
     }
-    written.push_back(path);
+    written.push_back(file.path);
   }
   return absl::OkStatus();
 }

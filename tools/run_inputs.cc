@@ -2,6 +2,8 @@
 
 #include <sys/stat.h>
 
+#include <cstring>
+
 #include "absl/strings/str_cat.h"
 #include "ir/printer.h"
 #include "parser/parser.h"
@@ -23,7 +25,7 @@ bool IsNarrowFloat(PrimitiveType t) {
 bool IsSubByteInt(PrimitiveType t) { return IsInteger(t) && PrimitiveTypeBitWidth(t) < 8; }
 
 // `value` (an array) converted to the element type of `want`, where allowed.
-absl::StatusOr<Literal> ConvertForParameter(const Literal& value, const Instruction& param,
+absl::StatusOr<Literal> ConvertForParameter(Literal value, const Instruction& param,
                                             const std::string& spec) {
   const Shape& want = param.shape();
   const Shape& got = value.shape();
@@ -82,19 +84,17 @@ absl::StatusOr<Literal> LoadInput(const std::string& spec, const Instruction& pa
   struct stat st;
   if (stat(spec.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
     return absl::InvalidArgumentError(absl::StrCat("input '", spec, "' is a directory, not a file"));
-  if (IsRegularFile(spec)) {
+  if (IsNpyFile(spec)) {
+    value = ReadNpyFile(spec);  // into the literal's buffer: no copy of the file
+  } else if (IsRegularFile(spec)) {
     absl::StatusOr<std::string> bytes = ReadInput(spec);
     if (!bytes.ok()) return bytes.status();
     if (bytes->empty())
       return absl::InvalidArgumentError(absl::StrCat("input file '", spec, "' is empty"));
-    if (LooksLikeNpy(*bytes)) {
-      value = ParseNpy(*bytes, spec);
-    } else {
-      value = ParseLiteral(*bytes);
-      if (!value.ok())
-        return absl::InvalidArgumentError(absl::StrCat(
-            "input file '", spec, "' is neither .npy nor an HLO literal: ", value.status().message()));
-    }
+    value = ParseLiteral(*bytes);
+    if (!value.ok())
+      return absl::InvalidArgumentError(absl::StrCat(
+          "input file '", spec, "' is neither .npy nor an HLO literal: ", value.status().message()));
   } else {
     value = ParseLiteral(spec);
     if (!value.ok()) {
@@ -107,7 +107,7 @@ absl::StatusOr<Literal> LoadInput(const std::string& spec, const Instruction& pa
     }
   }
   if (!value.ok()) return value.status();
-  return ConvertForParameter(*value, param, spec);
+  return ConvertForParameter(*std::move(value), param, spec);
 }
 
 Literal RandomLiteral(const Shape& shape, uint64_t seed) {
@@ -118,10 +118,14 @@ Literal RandomLiteral(const Shape& shape, uint64_t seed) {
       elems.push_back(RandomLiteral(shape.tuple_shapes()[i], SplitMix(&state)));
     return Literal::MakeTuple(std::move(elems));
   }
-  Literal out(shape);
-  if (!shape.IsArray()) return out;
+  if (!shape.IsArray()) return Literal(shape);
+  // Every slot is written below: no zero fill first (it would fault in a
+  // large weight's pages twice over).
+  Literal out = Literal::Uninitialized(shape);
   const PrimitiveType t = shape.element_type();
   const int64_t n = out.physical_count();
+  const size_t written = static_cast<size_t>(n) * out.element_bytes();
+  if (out.size_bytes() > written) std::memset(out.data() + written, 0, out.size_bytes() - written);
   auto uniform = [&] { return static_cast<double>(SplitMix(&state) >> 11) * 0x1.0p-52 - 1.0; };
   // The common types get typed stores (model weights are large).
   if (t == PrimitiveType::F32) {
