@@ -21,16 +21,20 @@ namespace {
 #define HLO_SKINNY_CLONES
 #endif
 
-// Eight floats; the compiler maps it to one AVX register, two SSE ones or
-// half an AVX-512 one. Unaligned loads and stores go through memcpy.
-typedef float V8 __attribute__((vector_size(32)));
-inline V8 Load8(const float* p) {
-  V8 v;
+// Sixteen floats; the compiler maps it to one AVX-512 register, two AVX
+// or four SSE ones: the same IEEE operations on every CPU, so results do
+// not depend on the clone (an AVX2 clone just issues two instructions per
+// operation). Eight lanes left the AVX-512 clone at half width: a skinny
+// dot then computed at about the rate memory delivers, instead of hiding
+// behind it. Unaligned loads and stores go through memcpy.
+typedef float V16 __attribute__((vector_size(64)));
+inline V16 Load16(const float* p) {
+  V16 v;
   std::memcpy(&v, p, sizeof(v));
   return v;
 }
-inline void Store8(float* p, V8 v) { std::memcpy(p, &v, sizeof(v)); }
-inline V8 Splat8(float x) { return V8{x, x, x, x, x, x, x, x}; }
+inline void Store16(float* p, V16 v) { std::memcpy(p, &v, sizeof(v)); }
+inline V16 Splat16(float x) { return V16{x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x}; }
 
 // Small columns are processed in groups of up to this many, each group's
 // accumulators in registers.
@@ -50,36 +54,37 @@ struct Skinny {
   float& Out(int64_t w, int64_t j) const { return c_wide_rows ? c[w * ldc + j] : c[j * ldc + w]; }
 };
 
-// acc[j*block + w] += sum over p in [p0, p0+4) of rows[p](w) * s(p, j), for
-// NJ small columns starting at s, added one p at a time in order: four rows
-// per pass so each accumulator is loaded and stored once per four rows.
-template <int NJ>
-HLO_SKINNY_CLONES void AccumulateRows4(const float* r0, const float* r1, const float* r2,
-                                       const float* r3, const float* s, int64_t k, int64_t nw,
-                                       float* acc, int64_t block) {
-  V8 sv[NJ][4];
+// acc[j*block + w] += sum over p in [p0, p0+NP) of rows[p](w) * s(p, j),
+// for NJ small columns starting at s, added one p at a time in order: NP
+// rows per pass so each accumulator is loaded and stored once per NP rows
+// (and NP streams of big are read at once). The sums are the same for any
+// NP: each element adds its products in p order.
+template <int NJ, int NP>
+HLO_SKINNY_CLONES void AccumulateRows(const float* r, int64_t ld, const float* s, int64_t k,
+                                      int64_t nw, float* acc, int64_t block) {
+  V16 sv[NJ][NP];
+#pragma GCC unroll 8
   for (int j = 0; j < NJ; ++j)
-    for (int q = 0; q < 4; ++q) sv[j][q] = Splat8(s[j * k + q]);
+#pragma GCC unroll 8
+    for (int q = 0; q < NP; ++q) sv[j][q] = Splat16(s[j * k + q]);
   int64_t w = 0;
-  for (; w + 8 <= nw; w += 8) {
-    const V8 x0 = Load8(r0 + w), x1 = Load8(r1 + w), x2 = Load8(r2 + w), x3 = Load8(r3 + w);
+  for (; w + 16 <= nw; w += 16) {
+    V16 x[NP];
+#pragma GCC unroll 8
+    for (int q = 0; q < NP; ++q) x[q] = Load16(r + q * ld + w);
+#pragma GCC unroll 4
     for (int j = 0; j < NJ; ++j) {
       float* aj = acc + j * block + w;
-      V8 a = Load8(aj);
-      a = a + x0 * sv[j][0];
-      a = a + x1 * sv[j][1];
-      a = a + x2 * sv[j][2];
-      a = a + x3 * sv[j][3];
-      Store8(aj, a);
+      V16 a = Load16(aj);
+#pragma GCC unroll 8
+      for (int q = 0; q < NP; ++q) a = a + x[q] * sv[j][q];
+      Store16(aj, a);
     }
   }
   for (; w < nw; ++w)
     for (int j = 0; j < NJ; ++j) {
       float& a = acc[j * block + w];
-      a = a + r0[w] * s[j * k];
-      a = a + r1[w] * s[j * k + 1];
-      a = a + r2[w] * s[j * k + 2];
-      a = a + r3[w] * s[j * k + 3];
+      for (int q = 0; q < NP; ++q) a = a + r[q * ld + w] * s[j * k + q];
     }
 }
 
@@ -93,16 +98,30 @@ HLO_SKINNY_CLONES void AccumulateRow(const float* r0, const float* s, int64_t k,
   }
 }
 
+// Rows of big read at once: more concurrent streams get more of one
+// core's memory bandwidth (the loads wait on memory, not on arithmetic),
+// as long as the accumulators stay in registers: 4 x 4 AVX-512 registers
+// of 32; an AVX2 clone splits each into two of its 16, so it takes 2.
+int64_t RowsAtOnce() {
+#if defined(__GNUC__) && defined(__x86_64__)
+  static const int64_t rows = __builtin_cpu_supports("avx512f") ? 4 : 2;
+  return rows;
+#else
+  return 2;
+#endif
+}
+
 template <int NJ>
 void AccumulateGroup(const Skinny& s, int64_t w0, int64_t nw, int64_t j0, float* acc,
                      int64_t block) {
   const float* sj = s.small.data() + j0 * s.k;
   float* aj = acc + j0 * block;
   int64_t p = 0;
-  for (; p + 4 <= s.k; p += 4) {
-    const float* r = s.big + p * s.ld + w0;
-    AccumulateRows4<NJ>(r, r + s.ld, r + 2 * s.ld, r + 3 * s.ld, sj + p, s.k, nw, aj, block);
-  }
+  if (RowsAtOnce() >= 4)
+    for (; p + 8 <= s.k; p += 8)
+      AccumulateRows<NJ, 8>(s.big + p * s.ld + w0, s.ld, sj + p, s.k, nw, aj, block);
+  for (; p + 4 <= s.k; p += 4)
+    AccumulateRows<NJ, 4>(s.big + p * s.ld + w0, s.ld, sj + p, s.k, nw, aj, block);
   for (; p < s.k; ++p) AccumulateRow<NJ>(s.big + p * s.ld + w0, sj + p, s.k, nw, aj, block);
 }
 
@@ -135,13 +154,15 @@ void StreamRows(const Skinny& s) {
   });
 }
 
-// Sum of the 8 lanes of v in a fixed tree.
-inline float SumLanes(V8 v) {
-  return ((v[0] + v[4]) + (v[2] + v[6])) + ((v[1] + v[5]) + (v[3] + v[7]));
+// Sum of the 16 lanes of v in a fixed tree (halves, then quarters...).
+inline float SumLanes(V16 v) {
+  float h[8];
+  for (int i = 0; i < 8; ++i) h[i] = v[i] + v[i + 8];
+  return ((h[0] + h[4]) + (h[2] + h[6])) + ((h[1] + h[5]) + (h[3] + h[7]));
 }
 
 // Dot products of length k of NR rows of big with NJ small columns: for
-// each (row, column) 8 interleaved partial sums (vectorized without
+// each (row, column) 16 interleaved partial sums (vectorized without
 // reassociation), combined in a fixed tree, then the tail in order. Every
 // row gets the same arithmetic whether it is processed in a pair or alone
 // (NR only shares the loads of the small columns), so results do not
@@ -149,15 +170,15 @@ inline float SumLanes(V8 v) {
 template <int NR, int NJ>
 HLO_SKINNY_CLONES void RowDots(const float* row, int64_t ld, const float* small, int64_t k,
                                float* sums /* [NR][kGroup] */) {
-  V8 acc[NR][NJ];
+  V16 acc[NR][NJ];
   for (int r = 0; r < NR; ++r)
-    for (int j = 0; j < NJ; ++j) acc[r][j] = Splat8(0.0f);
+    for (int j = 0; j < NJ; ++j) acc[r][j] = Splat16(0.0f);
   int64_t p = 0;
-  for (; p + 8 <= k; p += 8) {
-    V8 x[NR];
-    for (int r = 0; r < NR; ++r) x[r] = Load8(row + r * ld + p);
+  for (; p + 16 <= k; p += 16) {
+    V16 x[NR];
+    for (int r = 0; r < NR; ++r) x[r] = Load16(row + r * ld + p);
     for (int j = 0; j < NJ; ++j) {
-      const V8 y = Load8(small + j * k + p);
+      const V16 y = Load16(small + j * k + p);
       for (int r = 0; r < NR; ++r) acc[r][j] = acc[r][j] + x[r] * y;
     }
   }
@@ -180,18 +201,21 @@ void RowDotsGroup(const float* row, int64_t ld, const float* small, int64_t k, i
   }
 }
 
-// big stored [wide][k]: rows of big are read once (from memory), two at a
-// time, and dotted with every small column while they are in L1.
+// big stored [wide][k]: rows of big are read once (from memory), a few at
+// a time, and dotted with every small column while they are in L1.
 void DotRows(const Skinny& s) {
+  const int64_t at_once = RowsAtOnce();
   ParallelFor(s.wide, 16, [&](int64_t w0, int64_t w1) {
-    float sums[2 * kGroup];
+    float sums[4 * kGroup];
     for (int64_t w = w0; w < w1;) {
-      const int64_t nr = w + 1 < w1 ? 2 : 1;
+      const int64_t nr = std::min(w1 - w, at_once) >= 4 ? 4 : std::min<int64_t>(w1 - w, 2);
       const float* row = s.big + w * s.ld;
       for (int64_t j0 = 0; j0 < s.few; j0 += kGroup) {
         const int64_t nj = std::min(kGroup, s.few - j0);
         const float* col = s.small.data() + j0 * s.k;
-        if (nr == 2) {
+        if (nr == 4) {
+          RowDotsGroup<4>(row, s.ld, col, s.k, nj, sums);
+        } else if (nr == 2) {
           RowDotsGroup<2>(row, s.ld, col, s.k, nj, sums);
         } else {
           RowDotsGroup<1>(row, s.ld, col, s.k, nj, sums);
