@@ -9,6 +9,10 @@
 #include "backend_cpu/thread_pool.h"
 
 namespace hlo::cpu {
+
+// ops_sort.cc.
+absl::StatusOr<Literal> EvalTopKCustomCall(const Instruction&, absl::Span<const Literal* const>, OpContext&);
+
 namespace {
 
 // AWS Neuron's marker for moving a tensor into device memory with a static
@@ -109,6 +113,8 @@ const CustomCallTarget kTargets[] = {
     {"MoveToHost", "identity (host offloading marker)", &Identity},
     {"PadToStatic", "dynamic array to (static array, s32 size per dimension)", &PadToStatic},
     {"Sharding", "identity (a sharding annotation)", &Identity},
+    {"TopK", "XLA:CPU's top-k: (values, s32 indices) of the k largest along the last dimension",
+     &EvalTopKCustomCall},
     {"SliceToDynamic", "(static array, sizes) to a dynamic array: the data unchanged", &SliceToDynamic},
     {"annotate_device_placement", "identity (a placement annotation)", &Identity},
     // JAX's LAPACK targets (custom_call_lapack*.cc): a batch of column-major

@@ -246,8 +246,11 @@ absl::StatusOr<Literal> EvalSortImpl(const Instruction& instr, absl::Span<const 
 
 // ---------------------------------------------------------------- topk
 
+// The k first elements of every row (last dimension) in the order of their
+// values' total order (largest or smallest first), ties by lower index:
+// topk's semantics, and XLA:CPU's TopK custom call with largest = true.
 absl::StatusOr<Literal> EvalTopKImpl(const Instruction& instr, absl::Span<const Literal* const> operands,
-                                     OpContext&) {
+                                     int64_t k, bool largest) {
   if (operands.size() != 1) return OpError(instr, "expects one operand");
   const Shape& shape = instr.shape();
   if (!shape.IsTuple() || shape.tuple_size() != 2) return OpError(instr, "result must be (values, indices)");
@@ -257,8 +260,6 @@ absl::StatusOr<Literal> EvalTopKImpl(const Instruction& instr, absl::Span<const 
   if (!is.IsArray() || is.rank() < 1) return OpError(instr, "operand must have rank >= 1");
   const PrimitiveType t = is.element_type();
   if (IsComplex(t)) return OpUnimplemented(instr, "topk of complex values");
-  const int64_t k = instr.AttrOr<int64_t>("k", -1);
-  const bool largest = instr.AttrOr<bool>("largest", true);
   const int64_t len = is.dims().back();
   if (k < 0 || k > len) return OpError(instr, "k must be in [0, last dimension]");
   const Shape& vs = shape.tuple_shape(0);
@@ -311,8 +312,22 @@ absl::StatusOr<Literal> EvalSortOp(const Instruction& instr, absl::Span<const Li
   return EvalSortImpl(instr, operands, ctx);
 }
 absl::StatusOr<Literal> EvalTopKOp(const Instruction& instr, absl::Span<const Literal* const> operands,
-                                   OpContext& ctx) {
-  return EvalTopKImpl(instr, operands, ctx);
+                                   OpContext&) {
+  return EvalTopKImpl(instr, operands, instr.AttrOr<int64_t>("k", -1), instr.AttrOr<bool>("largest", true));
+}
+
+// XLA:CPU's optimized HLO replaces a sort-based top-k by
+// custom_call_target="TopK": one operand, result (values, s32 indices) whose
+// last dimension is k, largest first. XLA's runtime orders the values by the
+// total order of their bits (-NaN < -inf < -0 < +0 < +inf < +NaN) and ties
+// by index, the same as topk; the comparator it names is not called.
+absl::StatusOr<Literal> EvalTopKCustomCall(const Instruction& instr,
+                                           absl::Span<const Literal* const> operands, OpContext&) {
+  const Shape& shape = instr.shape();
+  if (!shape.IsTuple() || shape.tuple_size() != 2 || !shape.tuple_shape(0).IsArray() ||
+      shape.tuple_shape(0).rank() < 1)
+    return OpError(instr, "result must be (values, indices) arrays of rank >= 1");
+  return EvalTopKImpl(instr, operands, shape.tuple_shape(0).dims().back(), /*largest=*/true);
 }
 
 }  // namespace hlo::cpu
