@@ -76,6 +76,7 @@ struct Options {
   std::string memory_limit;  // "" = available memory less a margin
   std::string platform = "cpu";
   std::string reference_platform;
+  std::string reference_module;
   bool print_literals = false;
   bool peak_memory = false;
   bool list_custom_calls = false;
@@ -191,6 +192,40 @@ absl::StatusOr<std::unique_ptr<Module>> LoadModule(std::shared_ptr<const std::st
   absl::Status verified = VerifyModule(**module);
   if (!verified.ok()) return verified;
   return module;
+}
+
+// --reference-module: the text of the module in `path` (text or proto, by
+// its name).
+absl::StatusOr<std::string> ReadModuleText(const std::string& path) {
+  absl::StatusOr<proto::InputFormat> format = proto::ResolveInputFormat("", path);
+  if (!format.ok()) return format.status();
+  absl::StatusOr<std::string> read = ReadInput(path);
+  if (!read.ok()) return read.status();
+  absl::StatusOr<proto::DecodedInput> decoded = proto::DecodeInput(*read, *format, path);
+  if (!decoded.ok()) return decoded.status();
+  if (*format != proto::InputFormat::kText) return std::move(decoded->hlo_text);
+  return read;
+}
+
+// The reference module's entry must take the module's parameters: the two
+// runs share their arguments.
+absl::Status CheckSameParameters(const Module& module, const Module& ref, const std::string& path) {
+  const Computation* want = module.entry();
+  const Computation* got = ref.entry();
+  if (want == nullptr || got == nullptr) return absl::OkStatus();  // reported by the run
+  const int64_t n = want->num_parameters();
+  if (got->num_parameters() != n)
+    return absl::InvalidArgumentError(absl::StrCat("the reference module '", path, "' takes ",
+                                                   got->num_parameters(), " parameters, the module ", n));
+  for (int64_t i = 0; i < n; ++i) {
+    const Shape& a = want->parameter(i)->shape();
+    const Shape& b = got->parameter(i)->shape();
+    if (!a.Compatible(b))
+      return absl::InvalidArgumentError(absl::StrCat(
+          "parameter ", i, " of the reference module '", path, "' is ", ShapeToString(b, false),
+          ", the module's is ", ShapeToString(a, false)));
+  }
+  return absl::OkStatus();
 }
 
 // Parse and verify errors already carry `file:line:col: error:`.
@@ -315,8 +350,12 @@ int Run(int argc, char** argv) {
   flags.AddString("reference-platform", &opts.reference_platform, "NAME",
                   "'interpreter' (or 'default'): also run the module unoptimized\n"
                   "and compare; exit 1 on a mismatch");
+  flags.AddString("reference-module", &opts.reference_module, "FILE",
+                  "also run the module in FILE (as written, same arguments) and\n"
+                  "compare, e.g. an XLA-optimized dump against its original; exit 1\n"
+                  "on a mismatch");
   flags.AddString("abs-error-bound", &opts.abs_error_bound, "X",
-                  "absolute tolerance of --reference-platform (default 1e-3)");
+                  "absolute tolerance of the comparison (default 1e-3)");
   flags.AddString("rel-error-bound", &opts.rel_error_bound, "X",
                   "relative tolerance (default 1e-3); an element mismatches\n"
                   "only when both bounds are exceeded");
@@ -339,11 +378,17 @@ int Run(int argc, char** argv) {
   if (opts.platform != "cpu" && opts.platform != "Host" && opts.platform != "host")
     return UsageError(absl::StrCat("unsupported --platform='", opts.platform,
                                    "': only 'cpu' (or 'Host') exists"));
-  const bool compare = !opts.reference_platform.empty();
-  if (compare && opts.reference_platform != "interpreter" && opts.reference_platform != "Interpreter" &&
-      opts.reference_platform != "default")
+  const bool compare = !opts.reference_platform.empty() || !opts.reference_module.empty();
+  if (!opts.reference_platform.empty() && opts.reference_platform != "interpreter" &&
+      opts.reference_platform != "Interpreter" && opts.reference_platform != "default")
     return UsageError(absl::StrCat("unsupported --reference_platform='", opts.reference_platform,
                                    "': only 'interpreter' (the unoptimized module)"));
+  if (!opts.reference_platform.empty() && !opts.reference_module.empty())
+    return UsageError("--reference-platform and --reference-module exclude each other");
+  // How messages name the reference run.
+  const std::string reference_name =
+      opts.reference_module.empty() ? "the reference (unoptimized)"
+                                    : absl::StrCat("the reference module '", opts.reference_module, "'");
   double abs_bound = 0, rel_bound = 0, run_options_timeout = 0;
   if (!absl::SimpleAtod(opts.abs_error_bound, &abs_bound) || !(abs_bound >= 0))
     return UsageError(absl::StrCat("--abs_error_bound needs a number >= 0, got '",
@@ -429,7 +474,18 @@ int Run(int argc, char** argv) {
   if (!module.ok()) return ReportDiagnostics(module.status());
   // The reference is the module as written; the test module is optimized.
   std::unique_ptr<Module> reference;
-  if (compare) {
+  if (!opts.reference_module.empty()) {
+    absl::StatusOr<std::string> ref_text = ReadModuleText(opts.reference_module);
+    if (!ref_text.ok()) return Fail(ref_text.status().message());
+    ParseOptions ref_options = parse_options;
+    ref_options.filename = opts.reference_module;
+    absl::StatusOr<std::unique_ptr<Module>> ref =
+        LoadModule(std::make_shared<const std::string>(*std::move(ref_text)), ref_options);
+    if (!ref.ok()) return ReportDiagnostics(ref.status());
+    if (absl::Status st = CheckSameParameters(**module, **ref, opts.reference_module); !st.ok())
+      return Fail(st.message());
+    reference = *std::move(ref);
+  } else if (compare) {
     absl::StatusOr<std::unique_ptr<Module>> ref = LoadModule(text, parse_options);
     if (!ref.ok()) return ReportDiagnostics(ref.status());
     reference = *std::move(ref);
@@ -584,24 +640,31 @@ int Run(int argc, char** argv) {
     reference_options.donated_args.clear();  // the reference reads the caller's inputs
     absl::StatusOr<cpu::RunResult> expected = cpu::RunModule(*reference, args, reference_options);
     if (!expected.ok())
-      return Fail(absl::StrCat("the reference (unoptimized) run failed: ",
-                               expected.status().message()));
+      return Fail(absl::StrCat(reference_name, " run failed: ", expected.status().message()));
     CompareReport report =
         CompareLiterals(expected->results[0], result->results[0], abs_bound, rel_bound);
-    json_report.comparison = RunComparisonEntry{opts.reference_platform, report.ok, report.elements,
+    const std::string against =
+        opts.reference_module.empty() ? opts.reference_platform : absl::StrCat("module:", opts.reference_module);
+    json_report.comparison = RunComparisonEntry{against, report.ok, report.elements,
                                                 report.mismatches, abs_bound, rel_bound, report.message};
+    const std::string differ =
+        opts.reference_module.empty()
+            ? std::string("results of the optimized and the reference (unoptimized) run differ")
+            : absl::StrCat("results of the module and ", reference_name, " differ");
     if (!report.ok && g_json != nullptr) {
-      g_json->errors.push_back("results of the optimized and the reference (unoptimized) run differ");
+      g_json->errors.push_back(differ);
       return kExitError;
     }
     if (!report.ok) {
-      std::string msg = absl::StrCat("hlo-run: error: results of the optimized and the reference ",
-                                     "(unoptimized) run differ:\n", report.message);
+      std::string msg = absl::StrCat("hlo-run: error: ", differ, ":\n", report.message);
       fwrite(msg.data(), 1, msg.size(), stderr);
       return kExitError;
     }
-    Message("note", absl::StrCat("results of the optimized and the reference run are close enough (",
-                                 report.elements, " elements compared)"));
+    Message("note", opts.reference_module.empty()
+                        ? absl::StrCat("results of the optimized and the reference run are close enough (",
+                                       report.elements, " elements compared)")
+                        : absl::StrCat("results of the module and ", reference_name,
+                                       " are close enough (", report.elements, " elements compared)"));
   }
   watchdog.Stop();  // outputs follow: never cut short by the watchdog
   if (*iterations > 1) {
