@@ -26,6 +26,42 @@ absl::StatusOr<Literal> Identity(const Instruction& instr, absl::Span<const Lite
   return ToLayout(*ops[0], instr.shape().layout());
 }
 
+// Shardy's xla.sdy.ShardingGroup: ties its operand's sharding to others of
+// the same group id; computes nothing and returns an empty tuple.
+absl::StatusOr<Literal> NoResult(const Instruction& instr, absl::Span<const Literal* const>, OpContext&) {
+  if (!instr.shape().IsTuple() || instr.shape().tuple_size() != 0)
+    return OpError(instr, "result must be the empty tuple ()");
+  return Literal::MakeTuple({});
+}
+
+// The boundaries of a manual (per-device) region: Shardy's
+// xla.sdy.GlobalToLocalShape / LocalToGlobalShape around a shard_map body,
+// GSPMD's SPMDFullToShardShape / SPMDShardToFullShape. A module holding them
+// is the program before SPMD partitioning, run here as one global program;
+// the body is per-device code (its collectives, axis indices), so only a
+// region whose shards are the whole arrays (a mesh of one device along the
+// manual axes) runs, as the identity. Anything else needs the partitioner
+// hlo-run does not have: a clear error, not a wrong answer.
+absl::StatusOr<Literal> ManualRegionBoundary(const Instruction& instr,
+                                             absl::Span<const Literal* const> ops, OpContext&) {
+  const Shape& shape = instr.shape();
+  const bool tuple = shape.IsTuple();
+  const int64_t results = tuple ? shape.tuple_size() : 1;
+  bool same = static_cast<int64_t>(ops.size()) == results;
+  for (int64_t i = 0; same && i < results; ++i)
+    same = ops[i]->shape().IsArray() && ops[i]->shape().Compatible(tuple ? shape.tuple_shape(i) : shape);
+  if (!same)
+    return OpUnimplemented(instr, absl::StrCat(
+        "SPMD partitioning: ", *instr.GetAttr<std::string>("custom_call_target"),
+        " changes array shapes between the global program and a per-device region (a shard_map "
+        "body); run the per-device module XLA writes after partitioning (e.g. its "
+        "--xla_dump_hlo_pass_re=spmd-partitioning dump)"));
+  if (!tuple) return ToLayout(*ops[0], shape.layout());
+  std::vector<Literal> parts;
+  for (int64_t i = 0; i < results; ++i) parts.push_back(ToLayout(*ops[i], shape.tuple_shape(i).layout()));
+  return Literal::MakeTuple(std::move(parts));
+}
+
 // gelu with the tanh approximation (PyTorch's approximate='tanh'):
 // 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))). f32 runs the vectorised
 // kernel (ew_gelu.h: f32 arithmetic, as PyTorch and XLA compute f32, in a
@@ -113,10 +149,22 @@ const CustomCallTarget kTargets[] = {
     {"MoveToHost", "identity (host offloading marker)", &Identity},
     {"PadToStatic", "dynamic array to (static array, s32 size per dimension)", &PadToStatic},
     {"Sharding", "identity (a sharding annotation)", &Identity},
+    {"SPMDFullToShardShape", "GSPMD manual region entry: identity when the shard is the whole array",
+     &ManualRegionBoundary},
+    {"SPMDShardToFullShape", "GSPMD manual region exit: identity when the shard is the whole array",
+     &ManualRegionBoundary},
     {"TopK", "XLA:CPU's top-k: (values, s32 indices) of the k largest along the last dimension",
      &EvalTopKCustomCall},
     {"SliceToDynamic", "(static array, sizes) to a dynamic array: the data unchanged", &SliceToDynamic},
     {"annotate_device_placement", "identity (a placement annotation)", &Identity},
+    // Shardy's round-trip targets in JAX's lowered HLO of sharded programs.
+    {"xla.sdy.FuncResultSharding", "identity (Shardy: a result's sharding)", &Identity},
+    {"xla.sdy.PropagationBarrier", "identity (Shardy: a propagation barrier)", &Identity},
+    {"xla.sdy.ShardingGroup", "nothing, returns () (Shardy: a sharding group)", &NoResult},
+    {"xla.sdy.GlobalToLocalShape", "shard_map entry: identity when the shard is the whole array",
+     &ManualRegionBoundary},
+    {"xla.sdy.LocalToGlobalShape", "shard_map exit: identity when the shard is the whole array",
+     &ManualRegionBoundary},
     // JAX's LAPACK targets (custom_call_lapack*.cc): a batch of column-major
     // matrices, the results LAPACK's routine of the same name returns.
     {"lapack_sgetrf_ffi", "LU with partial pivoting: (lu, pivots, info)", &LapackGetrf},
