@@ -472,7 +472,8 @@ int Run(int argc, char** argv) {
   parse_options.reject_unspecified_api_version = opts.strict;
   absl::StatusOr<std::unique_ptr<Module>> module = LoadModule(text, parse_options);
   if (!module.ok()) return ReportDiagnostics(module.status());
-  // The reference is the module as written; the test module is optimized.
+  // The reference: --reference-module's module, or this one as written (the
+  // test module is optimized).
   std::unique_ptr<Module> reference;
   if (!opts.reference_module.empty()) {
     absl::StatusOr<std::string> ref_text = ReadModuleText(opts.reference_module);

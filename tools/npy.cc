@@ -231,8 +231,10 @@ absl::StatusOr<Literal> ReadNpyFile(const std::string& path) {
   size_t header_start = 0, header_len = 0;
   if (absl::Status s = HeaderExtent(prefix, path, &header_start, &header_len); !s.ok()) return s;
   if (header_start + header_len > file_size) return Bad(path, "truncated header");
+  const size_t have = prefix.size();  // the bytes already read (a v1 dict may start in them)
   prefix.resize(header_start + header_len);
-  if (!ReadAt(fd, reinterpret_cast<uint8_t*>(prefix.data()) + 12, prefix.size() - 12, 12))
+  if (prefix.size() > have &&
+      !ReadAt(fd, reinterpret_cast<uint8_t*>(prefix.data()) + have, prefix.size() - have, have))
     return absl::InvalidArgumentError(absl::StrCat("cannot read '", path, "': ", strerror(errno)));
   absl::StatusOr<NpyHeader> header = ParseHeader(prefix, file_size, path);
   if (!header.ok()) return header.status();

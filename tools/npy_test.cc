@@ -111,6 +111,14 @@ TEST(NpyTest, FileIsReadIntoALiteralWithTheChecksOfParsing) {
   EXPECT_NE(std::string(short_file.status().message()).find("expected 48 data bytes"),
             std::string::npos);
 
+  // A version 1 header whose dict is one byte long (shorter than the 12
+  // bytes read first): an error about the dict, read within bounds.
+  ASSERT_TRUE(WriteOutput(path, std::string("\x93NUMPY\x01\x00\x01\x00{", 11)).ok());
+  absl::StatusOr<Literal> tiny = ReadNpyFile(path);
+  ASSERT_FALSE(tiny.ok());
+  EXPECT_NE(std::string(tiny.status().message()).find("header lacks descr"), std::string::npos)
+      << tiny.status().message();
+
   // A header length beyond the end of the file.
   ASSERT_TRUE(WriteOutput(path, whole.substr(0, 20)).ok());
   absl::StatusOr<Literal> truncated = ReadNpyFile(path);
