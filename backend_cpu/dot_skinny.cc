@@ -21,20 +21,28 @@ namespace {
 #define HLO_SKINNY_CLONES
 #endif
 
-// Sixteen floats; the compiler maps it to one AVX-512 register, two AVX
-// or four SSE ones: the same IEEE operations on every CPU, so results do
-// not depend on the clone (an AVX2 clone just issues two instructions per
-// operation). Eight lanes left the AVX-512 clone at half width: a skinny
-// dot then computed at about the rate memory delivers, instead of hiding
-// behind it. Unaligned loads and stores go through memcpy.
+// Eight and sixteen floats; the compiler maps them to whole registers of
+// the clone's ISA or to several (an AVX2 clone issues two instructions per
+// V16 operation): the same IEEE operations on every CPU, so results do not
+// depend on the clone. Unaligned loads and stores go through memcpy.
+typedef float V8 __attribute__((vector_size(32)));
 typedef float V16 __attribute__((vector_size(64)));
-inline V16 Load16(const float* p) {
-  V16 v;
+template <typename V>
+inline V LoadV(const float* p) {
+  V v;
   std::memcpy(&v, p, sizeof(v));
   return v;
 }
-inline void Store16(float* p, V16 v) { std::memcpy(p, &v, sizeof(v)); }
-inline V16 Splat16(float x) { return V16{x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x}; }
+template <typename V>
+inline void StoreV(float* p, V v) {
+  std::memcpy(p, &v, sizeof(v));
+}
+template <typename V>
+inline V SplatV(float x) {
+  V v;
+  for (size_t i = 0; i < sizeof(V) / sizeof(float); ++i) v[i] = x;
+  return v;
+}
 
 // Small columns are processed in groups of up to this many, each group's
 // accumulators in registers.
@@ -66,19 +74,19 @@ HLO_SKINNY_CLONES void AccumulateRows(const float* r, int64_t ld, const float* s
 #pragma GCC unroll 8
   for (int j = 0; j < NJ; ++j)
 #pragma GCC unroll 8
-    for (int q = 0; q < NP; ++q) sv[j][q] = Splat16(s[j * k + q]);
+    for (int q = 0; q < NP; ++q) sv[j][q] = SplatV<V16>(s[j * k + q]);
   int64_t w = 0;
   for (; w + 16 <= nw; w += 16) {
     V16 x[NP];
 #pragma GCC unroll 8
-    for (int q = 0; q < NP; ++q) x[q] = Load16(r + q * ld + w);
+    for (int q = 0; q < NP; ++q) x[q] = LoadV<V16>(r + q * ld + w);
 #pragma GCC unroll 4
     for (int j = 0; j < NJ; ++j) {
       float* aj = acc + j * block + w;
-      V16 a = Load16(aj);
+      V16 a = LoadV<V16>(aj);
 #pragma GCC unroll 8
       for (int q = 0; q < NP; ++q) a = a + x[q] * sv[j][q];
-      Store16(aj, a);
+      StoreV(aj, a);
     }
   }
   for (; w < nw; ++w)
@@ -100,8 +108,9 @@ HLO_SKINNY_CLONES void AccumulateRow(const float* r0, const float* s, int64_t k,
 
 // Rows of big read at once: more concurrent streams get more of one
 // core's memory bandwidth (the loads wait on memory, not on arithmetic),
-// as long as the accumulators stay in registers: 4 x 4 AVX-512 registers
-// of 32; an AVX2 clone splits each into two of its 16, so it takes 2.
+// as long as the accumulators stay in registers. DotRows's 4 x 4 V8
+// accumulators take 16 of AVX-512's 32 registers; an AVX2 clone has 16,
+// so it takes 2 rows (and StreamRows 4 rows per pass instead of 8).
 int64_t RowsAtOnce() {
 #if defined(__GNUC__) && defined(__x86_64__)
   static const int64_t rows = __builtin_cpu_supports("avx512f") ? 4 : 2;
@@ -154,15 +163,13 @@ void StreamRows(const Skinny& s) {
   });
 }
 
-// Sum of the 16 lanes of v in a fixed tree (halves, then quarters...).
-inline float SumLanes(V16 v) {
-  float h[8];
-  for (int i = 0; i < 8; ++i) h[i] = v[i] + v[i + 8];
-  return ((h[0] + h[4]) + (h[2] + h[6])) + ((h[1] + h[5]) + (h[3] + h[7]));
+// Sum of the 8 lanes of v in a fixed tree.
+inline float SumLanes(V8 v) {
+  return ((v[0] + v[4]) + (v[2] + v[6])) + ((v[1] + v[5]) + (v[3] + v[7]));
 }
 
 // Dot products of length k of NR rows of big with NJ small columns: for
-// each (row, column) 16 interleaved partial sums (vectorized without
+// each (row, column) 8 interleaved partial sums (vectorized without
 // reassociation), combined in a fixed tree, then the tail in order. Every
 // row gets the same arithmetic whether it is processed in a pair or alone
 // (NR only shares the loads of the small columns), so results do not
@@ -170,15 +177,15 @@ inline float SumLanes(V16 v) {
 template <int NR, int NJ>
 HLO_SKINNY_CLONES void RowDots(const float* row, int64_t ld, const float* small, int64_t k,
                                float* sums /* [NR][kGroup] */) {
-  V16 acc[NR][NJ];
+  V8 acc[NR][NJ];
   for (int r = 0; r < NR; ++r)
-    for (int j = 0; j < NJ; ++j) acc[r][j] = Splat16(0.0f);
+    for (int j = 0; j < NJ; ++j) acc[r][j] = SplatV<V8>(0.0f);
   int64_t p = 0;
-  for (; p + 16 <= k; p += 16) {
-    V16 x[NR];
-    for (int r = 0; r < NR; ++r) x[r] = Load16(row + r * ld + p);
+  for (; p + 8 <= k; p += 8) {
+    V8 x[NR];
+    for (int r = 0; r < NR; ++r) x[r] = LoadV<V8>(row + r * ld + p);
     for (int j = 0; j < NJ; ++j) {
-      const V16 y = Load16(small + j * k + p);
+      const V8 y = LoadV<V8>(small + j * k + p);
       for (int r = 0; r < NR; ++r) acc[r][j] = acc[r][j] + x[r] * y;
     }
   }
