@@ -2,6 +2,7 @@
 
 #include <sys/stat.h>
 
+#include <cmath>
 #include <cstring>
 
 #include "absl/strings/str_cat.h"
@@ -136,6 +137,38 @@ Literal RandomLiteral(const Shape& shape, uint64_t seed) {
   if (t == PrimitiveType::F64) {
     double* p = reinterpret_cast<double*>(out.data());
     for (int64_t i = 0; i < n; ++i) p[i] = uniform();
+    return out;
+  }
+  if (t == PrimitiveType::BF16 || t == PrimitiveType::F16) {
+    // Rounded from the double directly (as SetDouble does, one rounding),
+    // by integer arithmetic: SetDouble's general encoder per element took
+    // seconds for a bf16 model's weights. Every nonzero draw is at least
+    // 2^-52 in magnitude, a normal bf16; f16 draws below its smallest
+    // normal (2^-14) take SetDouble.
+    const int mant = t == PrimitiveType::BF16 ? 7 : 10;
+    const uint64_t rebias = uint64_t{1023 - (t == PrimitiveType::BF16 ? 127 : 15)} << mant;
+    const double smallest_fast = t == PrimitiveType::BF16 ? 0.0 : 0x1.0p-14;
+    const int shift = 52 - mant;
+    const uint64_t half = uint64_t{1} << (shift - 1), low = (uint64_t{1} << shift) - 1;
+    uint16_t* p = reinterpret_cast<uint16_t*>(out.data());
+    for (int64_t i = 0; i < n; ++i) {
+      const double x = uniform();
+      if (std::fabs(x) < smallest_fast) {
+        out.SetDouble(i, x);
+        continue;
+      }
+      uint64_t bits;
+      std::memcpy(&bits, &x, sizeof(bits));
+      const uint64_t sign = (bits >> 63) << 15, mag = bits & ~(uint64_t{1} << 63);
+      if (mag == 0) {
+        p[i] = static_cast<uint16_t>(sign);
+        continue;
+      }
+      uint64_t r = mag >> shift;
+      const uint64_t rem = mag & low;
+      if (rem > half || (rem == half && (r & 1))) ++r;  // to nearest, ties to even
+      p[i] = static_cast<uint16_t>(sign | (r - rebias));
+    }
     return out;
   }
   for (int64_t i = 0; i < n; ++i) {
