@@ -116,12 +116,16 @@ TEST(DecodedConstantsTest, WideProductsAndF32ResultsOfOtherTypesDecodeEachRun) {
 // fused computation two fusions call with different constants is left
 // alone.
 TEST(DecodedConstantsTest, FusedDotWhoseWeightIsAConstantOutside) {
+  // The epilogue's two bf16 ops make the fusion run widened
+  // (fusion_widen_bf16.h): its dot is a copy that finds the packed weight
+  // through FusionPlans::OriginalOf.
   const std::string fused = R"(
 f {
   x = bf16[2,300] parameter(0)
   w = bf16[300,40] parameter(1)
   d = bf16[2,40] dot(x, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
-  ROOT l = bf16[2,40] logistic(d)
+  l = bf16[2,40] logistic(d)
+  ROOT t = bf16[2,40] tanh(l)
 }
 )";
   const std::string weights = absl::StrCat("bf16[300,40] constant(", Values(300, 40), ")");

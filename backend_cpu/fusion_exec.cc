@@ -870,11 +870,13 @@ FusionPlans::FusionPlans(const Module& module) {
       if (instr->opcode() != Opcode::kFusion) continue;
       const Computation* fused = instr->AttrOr<Computation*>("calls", nullptr);
       if (fused == nullptr || plans_.contains(fused) || reasons_.contains(fused)) continue;
-      if (std::unique_ptr<Computation> widened = WidenBf16Chains(*fused)) {
+      absl::flat_hash_map<const Instruction*, const Instruction*> origins;
+      if (std::unique_ptr<Computation> widened = WidenBf16Chains(*fused, &origins)) {
         absl::StatusOr<std::unique_ptr<FusionPlan>> plan = MakeFusionPlan(*widened);
         if (plan.ok()) {
           plans_.emplace(fused, std::move(*plan));
           widened_.push_back(std::move(widened));
+          origins_.insert(origins.begin(), origins.end());
           continue;
         }
       }
@@ -895,6 +897,11 @@ std::vector<std::string> FusionPlans::OpByOpNotes() const {
     notes.push_back(absl::StrCat("fused computation %", fused->name(), " runs op by op: ", reason));
   std::sort(notes.begin(), notes.end());
   return notes;
+}
+
+const Instruction* FusionPlans::OriginalOf(const Instruction* instr) const {
+  auto it = origins_.find(instr);
+  return it == origins_.end() ? instr : it->second;
 }
 
 const FusionPlan* FusionPlans::Find(const Computation* fused) const {

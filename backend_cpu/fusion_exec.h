@@ -41,6 +41,11 @@ class FusionPlans {
   // "fused computation %NAME runs op by op: REASON" for each fusion
   // without a plan, sorted (hlo-run --profile shows them).
   std::vector<std::string> OpByOpNotes() const;
+  // The instruction of the module that `instr`, an instruction of a
+  // rewritten (widened) fused computation, was copied from; else `instr`.
+  // Per-instruction data made for the module (a dot's decoded constants)
+  // is found by it.
+  const Instruction* OriginalOf(const Instruction* instr) const;
 
  private:
   absl::flat_hash_map<const Computation*, std::unique_ptr<FusionPlan>> plans_;
@@ -48,6 +53,7 @@ class FusionPlans {
   // The bf16 fusions rewritten to compute in f32 (fusion_widen_bf16.h):
   // their plans point into these.
   std::vector<std::unique_ptr<Computation>> widened_;
+  absl::flat_hash_map<const Instruction*, const Instruction*> origins_;
 };
 
 // Compiles `fused` into a plan, or says why it cannot run by rows.

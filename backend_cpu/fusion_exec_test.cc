@@ -568,5 +568,52 @@ ENTRY e {
   ExpectSameAsOpByOp(text);
 }
 
+// A bf16 batched dot under a masked softmax (attention scores, as JAX
+// writes them): the dot keeps its bf16 result and the epilogue runs widened,
+// with the op-by-op run's bits.
+TEST(FusionExecTest, Bf16DotUnderMaskedSoftmaxKeepsItsBits) {
+  const char* text = R"(
+HloModule m
+mx { x = bf16[] parameter(0)  y = bf16[] parameter(1)  ROOT m = bf16[] maximum(x, y) }
+ad { x = f32[] parameter(0)  y = f32[] parameter(1)  ROOT s = f32[] add(x, y) }
+f {
+  q = bf16[24,3,16] parameter(0)
+  k = bf16[24,3,16] parameter(1)
+  d = bf16[3,24,24] dot(q, k), lhs_batch_dims={1}, lhs_contracting_dims={2}, rhs_batch_dims={1}, rhs_contracting_dims={2}
+  eight = bf16[] constant(8)
+  e8 = bf16[3,24,24] broadcast(eight), dimensions={}
+  s = bf16[3,24,24] divide(d, e8)
+  i0 = s32[24,24] iota(), iota_dimension=0
+  i1 = s32[24,24] iota(), iota_dimension=1
+  ge = pred[24,24] compare(i0, i1), direction=GE
+  mask = pred[3,24,24] broadcast(ge), dimensions={1,2}
+  low = bf16[] constant(-3.39e+38)
+  lowb = bf16[3,24,24] broadcast(low), dimensions={}
+  sel = bf16[3,24,24] select(mask, s, lowb)
+  ninf = bf16[] constant(-inf)
+  rmax = bf16[3,24] reduce(sel, ninf), dimensions={2}, to_apply=mx
+  bmax = bf16[3,24,24] broadcast(rmax), dimensions={0,1}
+  sub = bf16[3,24,24] subtract(sel, bmax)
+  ex = bf16[3,24,24] exponential(sub)
+  exf = f32[3,24,24] convert(ex)
+  z = f32[] constant(0)
+  rs = f32[3,24] reduce(exf, z), dimensions={2}, to_apply=ad
+  rsb = bf16[3,24] convert(rs)
+  bs = bf16[3,24,24] broadcast(rsb), dimensions={0,1}
+  ROOT p = bf16[3,24,24] divide(ex, bs)
+}
+ENTRY e {
+  q = bf16[24,3,16] parameter(0)
+  k = bf16[24,3,16] parameter(1)
+  ROOT r = bf16[3,24,24] fusion(q, k), kind=kOutput, calls=f
+})";
+  absl::StatusOr<std::unique_ptr<Module>> module = ParseModule(text);
+  ASSERT_TRUE(module.ok()) << module.status();
+  const Computation* fused = (*module)->entry()->root()->AttrOr<Computation*>("calls", nullptr);
+  ASSERT_NE(WidenBf16Chains(*fused), nullptr);
+  ExpectSameAsOpByOp(text);                                        // moderate values
+  ExpectSameAsOpByOp(text, /*splits=*/true, &FillAllBf16Patterns);  // NaNs, infinities, ties
+}
+
 }  // namespace
 }  // namespace hlo::cpu

@@ -148,7 +148,8 @@ Shape WithType(Shape s, PrimitiveType t) {
 
 }  // namespace
 
-std::unique_ptr<Computation> WidenBf16Chains(const Computation& fused) {
+std::unique_ptr<Computation> WidenBf16Chains(
+    const Computation& fused, absl::flat_hash_map<const Instruction*, const Instruction*>* origins) {
   const std::vector<Instruction*> order = fused.MakePostOrder();
   absl::flat_hash_map<const Instruction*, Widen> how;
   absl::flat_hash_set<const Instruction*> widened;  // bf16 result held as f32
@@ -156,11 +157,6 @@ std::unique_ptr<Computation> WidenBf16Chains(const Computation& fused) {
   for (const Instruction* x : order) {
     if (!x->shape().IsTuple() && !HasPlainLayout(x->shape())) return nullptr;
     if (!x->control_predecessors().empty()) return nullptr;
-    // A dot finds its operands decoded once per executable
-    // (decoded_constants.h) by its own instruction, which a rewritten copy
-    // is not: a bf16 decode step with constant weights would decode them
-    // every run again. Dot epilogues stay as they are.
-    if (x->opcode() == Opcode::kDot) return nullptr;
     const Widen w = Classify(*x, widened);
     how[x] = w;
     if (w != Widen::kNo && w != Widen::kCompare && w != Widen::kToF32) widened.insert(x);
@@ -253,6 +249,7 @@ std::unique_ptr<Computation> WidenBf16Chains(const Computation& fused) {
     copy->set_loc(x->loc());
     if (x->has_literal()) copy->set_literal(x->literal());
     for (const auto& [n, v] : x->attrs()) copy->SetAttr(n, v);
+    if (origins != nullptr) (*origins)[copy] = x;
     value[x] = copy;
     if (w == Widen::kInexact || w == Widen::kConvolution || pending_operand) pending.insert(x);
   }

@@ -17,8 +17,11 @@
 // bits of the op-by-op run (a NaN's bits below bf16's 16 may differ
 // inside the chain; they never reach a bf16 value).
 //
-// Left as they are: fusions with a dot (its decoded constant operands are
-// found by its instruction, decoded_constants.h), f16 and the f8 types
+// A dot keeps its type (a widened user reads its result converted); its
+// copy is mapped back to the original in `origins`, by which a dot finds
+// its decoded constant operands (decoded_constants.h).
+//
+// Left as they are: f16 and the f8 types
 // (reduce-precision flushes their subnormals, the conversion does not),
 // reductions and every other op (a
 // widened operand is converted back to bf16 for them), converts into bf16
@@ -28,6 +31,7 @@
 
 #include <memory>
 
+#include "absl/container/flat_hash_map.h"
 #include "ir/computation.h"
 
 namespace hlo::cpu {
@@ -35,6 +39,10 @@ namespace hlo::cpu {
 // The rewritten copy of `fused` (same parameters and root shape), or null
 // when it has fewer than two bf16 elementwise ops to widen (the converts at
 // the ends would cost what they save).
-std::unique_ptr<Computation> WidenBf16Chains(const Computation& fused);
+// When `origins` is given, every instruction of the copy made from one of
+// `fused` is mapped to that original.
+std::unique_ptr<Computation> WidenBf16Chains(
+    const Computation& fused,
+    absl::flat_hash_map<const Instruction*, const Instruction*>* origins = nullptr);
 
 }  // namespace hlo::cpu

@@ -5,6 +5,8 @@
 #include <memory>
 #include <string>
 
+#include "absl/container/flat_hash_map.h"
+#include "backend_cpu/fusion_exec.h"
 #include "parser/parser.h"
 #include "gtest/gtest.h"
 
@@ -72,23 +74,10 @@ TEST(FusionWidenBf16Test, InexactOpsAreRoundedAndReductionsReadBf16) {
             "m:multiply:f32 m.bf16:convert:bf16 z:constant:bf16 s:reduce:bf16");
 }
 
-TEST(FusionWidenBf16Test, OneOpDotsF16AndWideConvertsAreLeftAlone) {
+TEST(FusionWidenBf16Test, OneOpF16AndWideConvertsAreLeftAlone) {
   // A single bf16 op: the converts would cost what they save.
   EXPECT_EQ(Widened("  p = bf16[64] parameter(0)\n  ROOT n = bf16[64] negate(p)\n",
                     "  p = bf16[64] parameter(0)\n  ROOT r = bf16[64] fusion(p), kind=kLoop, calls=f\n"),
-            "null");
-  // A dot: its decoded constants are found by its own instruction.
-  EXPECT_EQ(Widened(R"(
-  a = bf16[4,64] parameter(0)
-  w = bf16[64,64] parameter(1)
-  d = bf16[4,64] dot(a, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
-  n = bf16[4,64] negate(d)
-  ROOT m = bf16[4,64] maximum(n, a)
-)", R"(
-  a = bf16[4,64] parameter(0)
-  w = bf16[64,64] parameter(1)
-  ROOT r = bf16[4,64] fusion(a, w), kind=kOutput, calls=f
-)"),
             "null");
   // f16: reduce-precision would flush its subnormals.
   EXPECT_EQ(Widened("  p = f16[64] parameter(0)\n  n = f16[64] negate(p)\n  ROOT a = f16[64] abs(n)\n",
@@ -103,6 +92,50 @@ TEST(FusionWidenBf16Test, OneOpDotsF16AndWideConvertsAreLeftAlone) {
   ROOT a = bf16[64] abs(n)
 )", "  p = f64[64] parameter(0)\n  ROOT r = bf16[64] fusion(p), kind=kLoop, calls=f\n"),
             "p:parameter:f64 c:convert:bf16 c.f32:convert:f32 n:negate:f32 a:abs:f32 a.bf16:convert:bf16");
+}
+
+// A dot keeps its bf16 result; its epilogue reads it converted. The copy
+// of every instruction maps back to its original, by which the dot finds
+// its decoded constant operands (decoded_constants.h).
+TEST(FusionWidenBf16Test, DotEpiloguesComputeInF32AndCopiesMapToTheirOriginals) {
+  const std::string text = R"(
+HloModule m
+f {
+  a = bf16[4,64] parameter(0)
+  w = bf16[64,64] parameter(1)
+  d = bf16[4,64] dot(a, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  n = bf16[4,64] negate(d)
+  ROOT m = bf16[4,64] maximum(n, a)
+}
+ENTRY e {
+  a = bf16[4,64] parameter(0)
+  w = bf16[64,64] parameter(1)
+  ROOT r = bf16[4,64] fusion(a, w), kind=kOutput, calls=f
+}
+)";
+  absl::StatusOr<std::unique_ptr<Module>> module = ParseModule(text);
+  ASSERT_TRUE(module.ok()) << module.status();
+  const Computation* fused = (*module)->entry()->root()->AttrOr<Computation*>("calls", nullptr);
+  absl::flat_hash_map<const Instruction*, const Instruction*> origins;
+  std::unique_ptr<Computation> widened = WidenBf16Chains(*fused, &origins);
+  ASSERT_NE(widened, nullptr);
+  std::string order;
+  const Instruction* dot_copy = nullptr;
+  for (const Instruction* i : widened->MakePostOrder()) {
+    if (!order.empty()) order += ' ';
+    order += i->name() + ":" + std::string(PrimitiveTypeName(i->shape().element_type()));
+    if (i->opcode() == Opcode::kDot) dot_copy = i;
+  }
+  EXPECT_EQ(order, "a:bf16 w:bf16 d:bf16 d.f32:f32 n:f32 a.f32:f32 m:f32 m.bf16:bf16");
+  ASSERT_NE(dot_copy, nullptr);
+  const Instruction* dot = fused->root()->operand(0)->operand(0);
+  ASSERT_EQ(dot->opcode(), Opcode::kDot);
+  EXPECT_EQ(origins.at(dot_copy), dot);
+  // The module's plans answer the same.
+  const FusionPlans plans(**module);
+  const FusionPlan* plan = plans.Find(fused);
+  ASSERT_NE(plan, nullptr);
+  EXPECT_EQ(plans.OriginalOf(dot), dot);  // an instruction of the module is its own original
 }
 
 TEST(FusionWidenBf16Test, BigOperandsMoveInBf16) {

@@ -13,6 +13,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "backend_cpu/decoded_constants.h"
+#include "backend_cpu/fusion_exec.h"
 #include "backend_cpu/lapack_fortran.h"
 #include "backend_cpu/op_eval.h"
 
@@ -211,8 +212,11 @@ absl::StatusOr<Literal> EvalLinalg(const Instruction& instr,
   switch (instr.opcode()) {
     case Opcode::kDot: {
       const Literal* packed[2] = {nullptr, nullptr};
-      if (ctx.decoded_constants != nullptr && instr.operand_count() == 2)
-        for (int i = 0; i < 2; ++i) packed[i] = ctx.decoded_constants->Find(&instr, i);
+      if (ctx.decoded_constants != nullptr && instr.operand_count() == 2) {
+        // A dot of a widened bf16 fusion is a copy: its data is the original's.
+        const Instruction* key = ctx.fusion_plans != nullptr ? ctx.fusion_plans->OriginalOf(&instr) : &instr;
+        for (int i = 0; i < 2; ++i) packed[i] = ctx.decoded_constants->Find(key, i);
+      }
       return LinalgEvalDot(instr, operands, packed);
     }
     case Opcode::kRaggedDot: return LinalgEvalRaggedDot(instr, operands);
