@@ -146,7 +146,7 @@ Literal RandomLiteral(const Shape& shape, uint64_t seed) {
     // 2^-52 in magnitude, a normal bf16; f16 draws below its smallest
     // normal (2^-14) take SetDouble.
     const int mant = t == PrimitiveType::BF16 ? 7 : 10;
-    const uint64_t rebias = uint64_t{1023 - (t == PrimitiveType::BF16 ? 127 : 15)} << mant;
+    const uint64_t rebias = static_cast<uint64_t>(1023 - (t == PrimitiveType::BF16 ? 127 : 15)) << mant;
     const double smallest_fast = t == PrimitiveType::BF16 ? 0.0 : 0x1.0p-14;
     const int shift = 52 - mant;
     const uint64_t half = uint64_t{1} << (shift - 1), low = (uint64_t{1} << shift) - 1;
