@@ -17,7 +17,14 @@ class SortSimplifier : public Pass {
     bool changed = false;
     passes::NameUniquer comp_names(module);
     for (Computation* comp : module.MakeComputationPostOrder()) {
-      for (Instruction* sort : comp->MakePostOrder()) {
+      // The sorts first: simplifying one removes instructions (its
+      // get-tuple-elements, itself, operands that became dead), which a
+      // walk over the whole post order would visit afterwards. Operands come
+      // before their users, so no sort later in the list is removed.
+      std::vector<Instruction*> sorts;
+      for (Instruction* inst : comp->MakePostOrder())
+        if (inst->opcode() == Opcode::kSort) sorts.push_back(inst);
+      for (Instruction* sort : sorts) {
         absl::StatusOr<bool> c = Simplify(module, comp_names, sort);
         if (!c.ok()) return c.status();
         changed |= *c;
