@@ -278,6 +278,24 @@ class WhileLoopSimplifier : public Pass {
       Instruction* new_root = passes::AddTuple(nb, names, ops);
       nb->set_root(new_root);
       passes::RemoveIfDead(old_root);
+      // What is left of the element's chain (instructions whose results
+      // nothing reads, e.g. an unused negate of it): ElementIsDeadInBody
+      // found every user of the chain inside it, so it goes, users first.
+      absl::flat_hash_set<const Instruction*> chain;
+      std::vector<Instruction*> work;
+      for (const std::string& g : gtes_j)
+        if (Instruction* gte = nb->FindInstruction(g); gte != nullptr && chain.insert(gte).second)
+          work.push_back(gte);
+      while (!work.empty()) {
+        Instruction* x = work.back();
+        work.pop_back();
+        for (Instruction* u : x->users())
+          if (chain.insert(u).second) work.push_back(u);
+      }
+      std::vector<Instruction*> order = nb->MakePostOrder();
+      for (auto it = order.rbegin(); it != order.rend(); ++it)
+        if (chain.contains(*it) && (*it)->user_count() == 0 && *it != nb->root())
+          (void)nb->RemoveInstruction(*it);
       for (const std::string& g : gtes_j)
         if (nb->FindInstruction(g) != nullptr)
           return absl::InternalError(absl::StrCat("simplify-while-loops: element ", j, " of ", w->name(),
