@@ -268,11 +268,24 @@ struct RunReducer {
   static constexpr int64_t kL =
       T::kCat == ew::Cat::kFloat && (kOp == BinOp::kMax || kOp == BinOp::kMin) ? 4 * kLanes : kLanes;
 
+  // Float maximum / minimum give the same value whatever the order
+  // (SelectMax / SelectMin are commutative and associative up to which of
+  // several different NaNs is returned), so their lanes are combined as a
+  // tree, in vector registers; the sequential combine of 64 lanes with the
+  // NaN-aware select cost more than the vector loop itself on rows of 128
+  // (attention softmax rows). Float add / multiply keep the lane order.
+  static constexpr bool kTreeCombine =
+      T::kCat == ew::Cat::kFloat && (kOp == BinOp::kMax || kOp == BinOp::kMin);
+
   // Reduction of n >= 1 contiguous elements without init: kL interleaved
-  // accumulators combined in lane order, then the tail. Cloned per ISA
-  // (AVX2 / AVX-512 vectors hold the lanes): the lanes are independent, so
-  // every clone gives the same bits.
+  // accumulators combined in lane order (a tree for max / min), then the
+  // tail. Cloned per ISA (AVX2 / AVX-512 vectors hold the lanes): the lanes
+  // are independent, so every clone gives the same bits.
   HLO_EW_CLONES static C Lanes(const S* x, int64_t n) {
+    if constexpr (kTreeCombine) {
+      if (n >= kL) return TreeLanes<kL>(x, n);
+      if (n >= kLanes) return TreeLanes<kLanes>(x, n);
+    }
     if (n < kL) {
       C a = T::Load(x[0]);
       for (int64_t i = 1; i < n; ++i) a = Op::Apply(a, T::Load(x[i]));
@@ -287,6 +300,27 @@ struct RunReducer {
     for (int64_t j = 1; j < kL; ++j) a = Op::Apply(a, acc[j]);
     for (; i < n; ++i) a = Op::Apply(a, T::Load(x[i]));
     return a;
+  }
+
+  // L lanes (n >= L) halved pairwise down to one; order-free ops only.
+  template <int64_t L>
+  HLO_EW_CLONES static C TreeLanes(const S* x, int64_t n) {
+    C acc[L];
+    for (int64_t j = 0; j < L; ++j) acc[j] = T::Load(x[j]);
+    int64_t i = L;
+    for (; i + L <= n; i += L)
+      for (int64_t j = 0; j < L; ++j) acc[j] = Op::Apply(acc[j], T::Load(x[i + j]));
+    // The tail folds into the lanes too (any order gives the same value).
+    for (int64_t j = 0; i + j < n; ++j) acc[j] = Op::Apply(acc[j], T::Load(x[i + j]));
+    HalveLanes<L>(acc);
+    return acc[0];
+  }
+  template <int64_t L>
+  static inline __attribute__((always_inline)) void HalveLanes(C* acc) {
+    if constexpr (L > 1) {
+      for (int64_t j = 0; j < L / 2; ++j) acc[j] = Op::Apply(acc[j], acc[j + L / 2]);
+      HalveLanes<L / 2>(acc);
+    }
   }
 
   // Folds n contiguous elements into `a`. Short runs (< kShortRun) are
