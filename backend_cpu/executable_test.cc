@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "backend_cpu/executor.h"
+#include "backend_cpu/float_mode.h"
 #include "parser/parser.h"
 #include "gtest/gtest.h"
 
@@ -84,6 +85,29 @@ TEST(ExecutableTest, RunsRepeatedlyWithFreshArguments) {
   absl::StatusOr<RunResult> r = exe.Run({Filled(2.0f)}, op_by_op);
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_EQ(r->results[0].GetRaw<float>(0), Expected(2.0f));
+}
+
+// A run flushes subnormals (as XLA:CPU does) and gives the caller its own
+// floating-point mode back.
+TEST(ExecutableTest, RunFlushesSubnormalsAndRestoresTheCallersMode) {
+  absl::StatusOr<std::unique_ptr<Module>> module = ParseModule(R"(
+HloModule square
+ENTRY e {
+  p = f32[4,8] parameter(0)
+  ROOT s = f32[4,8] multiply(p, p)
+}
+)");
+  ASSERT_TRUE(module.ok()) << module.status();
+  const Executable exe(**module);
+  const uint32_t before = CurrentFloatMode();
+  absl::StatusOr<RunResult> r = exe.Run({Filled(1e-20f)});  // 1e-40 is subnormal
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(CurrentFloatMode(), before);
+#if defined(__x86_64__)
+  for (int64_t k = 0; k < 32; ++k) EXPECT_EQ(r->results[0].GetRaw<float>(k), 0.0f) << k;
+  volatile float tiny = 1e-20f;
+  EXPECT_NE(tiny * tiny, 0.0f) << "the caller's thread was left flushing";
+#endif
 }
 
 TEST(ExecutableTest, ConcurrentRunsAreIndependent) {

@@ -15,6 +15,7 @@
 #include "backend_cpu/decoded_constants.h"
 #include "backend_cpu/donation.h"
 #include "backend_cpu/dynamic_padding.h"
+#include "backend_cpu/float_mode.h"
 #include "backend_cpu/fusion_exec.h"
 #include "backend_cpu/op_eval.h"
 #include "backend_cpu/precision_conform.h"
@@ -519,6 +520,8 @@ absl::StatusOr<RunResult> RunModule(const Module& module, absl::Span<const Liter
 
 absl::StatusOr<RunResult> Executable::Run(absl::Span<const Literal> args,
                                           const RunOptions& options) const {
+  // Denormals flushed, as XLA:CPU runs (float_mode.h); restored on return.
+  ScopedFlushDenormals flush_denormals;
   const Module& module = module_;
   const Computation* entry = module.entry();
   if (entry == nullptr) return absl::InvalidArgumentError("the module has no entry computation");
@@ -610,6 +613,7 @@ absl::StatusOr<RunResult> Executable::Run(absl::Span<const Literal> args,
     std::vector<std::thread> threads;
     for (int64_t i = 0; i < local; ++i)
       threads.emplace_back([&, i] {
+        ScopedFlushDenormals device_flush_denormals;
         results[i] = Evaluate(*entry, arg_ptrs, {}, device[i]);
         // Peers waiting for this device in a collective or a recv must not
         // wait forever: wake them with the error.

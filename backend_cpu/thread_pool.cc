@@ -1,5 +1,6 @@
 #include "backend_cpu/thread_pool.h"
 
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -9,6 +10,8 @@
 #include <mutex>
 #include <thread>
 #include <vector>
+
+#include "backend_cpu/float_mode.h"
 
 namespace hlo::cpu {
 namespace {
@@ -27,6 +30,9 @@ struct Job {
   int64_t block = 1;
   int64_t num_blocks = 0;
   const absl::FunctionRef<void(int64_t, int64_t)>* fn = nullptr;
+  // The caller's floating-point mode (float_mode.h): a worker runs the
+  // blocks in it, so that results do not depend on which thread ran them.
+  uint32_t float_mode = 0;
   std::atomic<int64_t> next{0};       // next block to claim
   std::atomic<int64_t> remaining{0};  // blocks not yet finished
   // Workers inside RunBlocks: raised under Pool::mu_ (so a worker never
@@ -165,7 +171,10 @@ class Pool {
         if (job == nullptr) continue;
         job->users.fetch_add(1, std::memory_order_relaxed);
       }
-      job->RunBlocks();
+      {
+        ScopedFloatMode mode(job->float_mode);
+        job->RunBlocks();
+      }
       std::lock_guard<std::mutex> lock(mu_);
       // Last touch of the job: once users is 0 the caller may return.
       if (job->users.fetch_sub(1, std::memory_order_acq_rel) == 1) cv_done_.notify_all();
@@ -217,6 +226,7 @@ void ParallelFor(int64_t n, int64_t min_block, absl::FunctionRef<void(int64_t, i
   job.block = ParallelForBlockSize(n, min_block);
   job.num_blocks = (n + job.block - 1) / job.block;
   job.fn = &fn;
+  job.float_mode = CurrentFloatMode();
   job.remaining.store(job.num_blocks, std::memory_order_relaxed);
   if (job.num_blocks > 1 && !tls_in_parallel_region && GlobalPool().width() > 1 &&
       GlobalPool().TryRun(job)) {

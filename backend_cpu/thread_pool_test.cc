@@ -9,6 +9,7 @@
 #include <thread>
 #include <vector>
 
+#include "backend_cpu/float_mode.h"
 #include "gtest/gtest.h"
 
 namespace hlo::cpu {
@@ -125,6 +126,52 @@ TEST(ThreadPoolTest, WidthOneRunsInlineOnCaller) {
     ++calls;
   });
   EXPECT_EQ(calls, 10);
+}
+
+// Workers run a job's blocks in the caller's floating-point mode (denormals
+// flushed during a run, float_mode.h), whatever mode they had before, and a
+// later job of a caller in another mode gets that one.
+TEST(ThreadPoolTest, WorkersTakeTheCallersFloatMode) {
+  WidthGuard guard;
+  SetThreadPoolWidth(2);
+  const std::thread::id me = std::this_thread::get_id();
+  auto blocks_on_workers_flushing = [&](bool* any_on_worker) {
+    std::mutex mu;
+    bool all_flush = true;
+    *any_on_worker = false;
+    ParallelFor(64, 1, [&](int64_t, int64_t) {
+      volatile float tiny = 1e-39f;  // subnormal
+      volatile float one = 1.0f;
+      const bool flushed = tiny * one == 0.0f;
+      std::this_thread::sleep_for(std::chrono::microseconds(300));
+      std::lock_guard<std::mutex> lock(mu);
+      all_flush = all_flush && flushed;
+      if (std::this_thread::get_id() != me) *any_on_worker = true;
+    });
+    return all_flush;
+  };
+  bool on_worker = false;
+  {
+    ScopedFlushDenormals flush;
+    EXPECT_TRUE(blocks_on_workers_flushing(&on_worker));
+    EXPECT_TRUE(on_worker) << "no block ran on a worker: the test checked nothing";
+  }
+#if defined(__x86_64__)
+  volatile float tiny = 1e-39f;
+  volatile float one = 1.0f;
+  EXPECT_NE(tiny * one, 0.0f) << "the guard did not restore the caller's mode";
+  std::mutex mu;
+  bool any_flushed = false;
+  ParallelFor(64, 1, [&](int64_t, int64_t) {
+    volatile float t = 1e-39f;
+    volatile float o = 1.0f;
+    const bool flushed = t * o == 0.0f;
+    std::this_thread::sleep_for(std::chrono::microseconds(300));
+    std::lock_guard<std::mutex> lock(mu);
+    any_flushed = any_flushed || flushed;
+  });
+  EXPECT_FALSE(any_flushed) << "a worker kept the previous job's mode";
+#endif
 }
 
 TEST(ThreadPoolTest, ConcurrentTopLevelCallers) {
