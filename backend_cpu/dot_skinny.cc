@@ -245,6 +245,12 @@ bool SkinnyGemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const float* 
   // kSkinnySmallMax rows or columns (measured on AVX2: 1x256x128 12 -> 4 us,
   // 6x300x300 41 -> 23 us; with 16 they are even and GEMM keeps them).
   if (few > kSkinnyMax || few < 1 || k < 1) return false;
+  // Both sides narrow (C of 8 x 10 over k = 8192, a classifier head):
+  // the vectors run along the wide side, so below 64 they are mostly tails
+  // and the loops scalar; GEMM was faster on every such shape measured
+  // (8x10x8192: 315 -> 24 us; 2x48x8192: 44 -> 30 us; at 64 and up the
+  // two are even or streaming wins).
+  if (wide < kSkinnyMinWide) return false;
   if (wide * k < (int64_t{1} << 20) && few > kSkinnySmallMax) return false;
   Skinny s{};
   s.wide = wide;

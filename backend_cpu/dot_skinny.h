@@ -10,6 +10,8 @@
 namespace hlo::cpu {
 
 inline constexpr int64_t kSkinnyMax = 16;
+// ... and the other side at least this wide (narrower products go to GEMM).
+inline constexpr int64_t kSkinnyMinWide = 64;
 // Below 4 MB of large operand, only products this skinny stream.
 inline constexpr int64_t kSkinnySmallMax = 8;
 

@@ -53,11 +53,16 @@ TEST(SkinnyGemmTest, MatchesDoubleReferenceAndIgnoresThreadCount) {
   }
 }
 
-TEST(SkinnyGemmTest, LeavesSquareAndSmallModeratelySkinnyProductsToGemm) {
+TEST(SkinnyGemmTest, LeavesSquareNarrowAndSmallModeratelySkinnyProductsToGemm) {
   std::vector<float> a(64 * 64, 1), b(64 * 64, 1), c(64 * 64, 0);
   EXPECT_FALSE(SkinnyGemm(false, false, 64, 64, 64, a.data(), 64, b.data(), 64, c.data(), 64));
   // 16 rows of C and a small large operand: GEMM is as fast.
   EXPECT_FALSE(SkinnyGemm(false, false, 16, 64, 64, a.data(), 64, b.data(), 64, c.data(), 64));
+  // Both sides narrow (a classifier head, 8 x 10 over a long k): GEMM.
+  std::vector<float> x(8 * 8192, 1), w(8192 * 10, 1), y(8 * 10, 0);
+  EXPECT_FALSE(SkinnyGemm(false, false, 8, 10, 8192, x.data(), 8192, w.data(), 10, y.data(), 10));
+  std::vector<float> wt(48 * 8192, 1), yt(2 * 48, 0);
+  EXPECT_FALSE(SkinnyGemm(false, true, 2, 48, 8192, x.data(), 8192, wt.data(), 8192, yt.data(), 48));
 }
 
 TEST(SkinnyGemmTest, StreamsSmallProductsWithFewRowsOrColumns) {
