@@ -54,6 +54,12 @@ std::string RunReportToJson(const RunReport& r, int exit_status) {
     } else {
       w.Null();
     }
+    w.Key("peak_buffer_bytes");
+    if (r.peak_buffer_bytes) {
+      w.Num(static_cast<double>(*r.peak_buffer_bytes));
+    } else {
+      w.Null();
+    }
     w.Key("profile");
     if (r.profile_json.empty()) {
       w.Null();

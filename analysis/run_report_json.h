@@ -29,6 +29,7 @@ struct RunReport {
   int64_t iterations = 0, warmup = 0;
   std::vector<double> seconds;      // one per timed iteration
   std::optional<int64_t> peak_memory_bytes;
+  std::optional<int64_t> peak_buffer_bytes;  // ir/buffer_allocator.h's peak over the runs
   std::string profile_json;         // cpu::ProfileJson; empty without profiling
   std::optional<RunComparisonEntry> comparison;
   std::optional<std::string> result;  // what stdout would have shown

@@ -2,6 +2,7 @@
 
 #include <sys/mman.h>
 
+#include <atomic>
 #include <cstdint>
 #include <deque>
 #include <iterator>
@@ -179,10 +180,30 @@ class LargeBufferHeap {
 
 }  // namespace
 
+namespace {
+std::atomic<size_t> g_held_bytes{0};
+std::atomic<size_t> g_peak_bytes{0};
+
+void NoteHeld(size_t bytes) {
+  const size_t now = g_held_bytes.fetch_add(bytes, std::memory_order_relaxed) + bytes;
+  size_t peak = g_peak_bytes.load(std::memory_order_relaxed);
+  while (now > peak && !g_peak_bytes.compare_exchange_weak(peak, now, std::memory_order_relaxed)) {
+  }
+}
+void NoteReleased(size_t bytes) { g_held_bytes.fetch_sub(bytes, std::memory_order_relaxed); }
+}  // namespace
+
+size_t BufferBytesHeld() { return g_held_bytes.load(std::memory_order_relaxed); }
+size_t PeakBufferBytes() { return g_peak_bytes.load(std::memory_order_relaxed); }
+void ResetPeakBufferBytes() {
+  g_peak_bytes.store(g_held_bytes.load(std::memory_order_relaxed), std::memory_order_relaxed);
+}
+
 void* AllocateBuffer(size_t bytes) {
   if (bytes < kHugeThreshold) {
     void* p = std::malloc(bytes == 0 ? 1 : bytes);
     if (p == nullptr) throw std::bad_alloc();
+    NoteHeld(bytes);
     return p;
   }
   const size_t rounded = RoundToPage(bytes);
@@ -193,6 +214,7 @@ void* AllocateBuffer(size_t bytes) {
   void* p = LargeBufferHeap::Get().Allocate(rounded);
 #endif
   if (p == nullptr) throw std::bad_alloc();
+  NoteHeld(rounded);
   return p;
 }
 
@@ -208,9 +230,11 @@ void FreeBuffer(void* p, size_t bytes) {
   if (p == nullptr) return;
   if (bytes < kHugeThreshold) {
     std::free(p);
+    NoteReleased(bytes);
     return;
   }
   const size_t rounded = RoundToPage(bytes);
+  NoteReleased(rounded);
 #if defined(__SANITIZE_ADDRESS__)
   UnmapLarge(p, rounded);
 #else

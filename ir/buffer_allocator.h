@@ -26,6 +26,15 @@ struct LargeBufferStats {
 };
 LargeBufferStats GetLargeBufferStats();
 
+// Every buffer AllocateBuffer hands out (literal storage and the kernels'
+// array-sized temporaries, small and large; not the libraries' own scratch:
+// OpenBLAS, oneDNN, FFTW), counted process-wide: the bytes held now and the
+// most held at once since the last ResetPeakBufferBytes (which starts the
+// peak at what is held then). Large buffers count their page-rounded size.
+size_t BufferBytesHeld();
+size_t PeakBufferBytes();
+void ResetPeakBufferBytes();
+
 template <typename T>
 struct BufferAllocator {
   using value_type = T;

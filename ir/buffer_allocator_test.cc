@@ -64,6 +64,33 @@ const std::vector<size_t> kSizes = {3 * kMiB + 4096, 5 * kMiB, 1 * kMiB + 123, 6
                                     2 * kMiB + 77, 4 * kMiB, 7 * kMiB / 2, 5 * kMiB / 2,
                                     6 * kMiB, 3 * kMiB / 2};
 
+// The process-wide account: bytes held, and the most held at once since the
+// last reset, for small (malloc) and large (heap, page-rounded) buffers.
+TEST(BufferAllocatorTest, PeakOfHeldBytesSinceReset) {
+  const size_t base = BufferBytesHeld();
+  ResetPeakBufferBytes();
+  EXPECT_EQ(PeakBufferBytes(), base);
+  void* small = AllocateBuffer(1000);
+  EXPECT_EQ(BufferBytesHeld(), base + 1000);
+  void* large = AllocateBuffer((size_t{4} << 20) + 5);  // rounded to whole pages
+  const size_t large_bytes = BufferBytesHeld() - base - 1000;
+  EXPECT_GE(large_bytes, (size_t{4} << 20) + 5);
+  EXPECT_LT(large_bytes, (size_t{4} << 20) + 5 + 4096 * 512);
+  FreeBuffer(large, (size_t{4} << 20) + 5);
+  FreeBuffer(small, 1000);
+  EXPECT_EQ(BufferBytesHeld(), base);
+  EXPECT_EQ(PeakBufferBytes(), base + 1000 + large_bytes);
+  ResetPeakBufferBytes();
+  EXPECT_EQ(PeakBufferBytes(), base);
+  // A vector through BufferAllocator is counted the same way.
+  {
+    std::vector<float, BufferAllocator<float>> v(300);
+    EXPECT_EQ(BufferBytesHeld(), base + 300 * sizeof(float));
+  }
+  EXPECT_EQ(BufferBytesHeld(), base);
+  EXPECT_EQ(PeakBufferBytes(), base + 300 * sizeof(float));
+}
+
 TEST(BufferAllocatorTest, FreedPagesServeLaterValuesOfOtherSizes) {
 #if defined(__SANITIZE_ADDRESS__)
   GTEST_SKIP() << "under AddressSanitizer large buffers come from its heap";

@@ -18,6 +18,8 @@ if case == 'ok':
   assert run['min_ms'] == min(run['times_ms']), run
   assert sorted(run['times_ms'])[1] == run['median_ms'], run
   assert run['peak_memory_bytes'] > 0, run
+  # All array buffers (arguments and results too) hold at least the live values.
+  assert run['peak_buffer_bytes'] >= run['peak_memory_bytes'], run
   # The profile is the --profile-json object.
   p = run['profile']
   assert p['runs'] == 3 and p['seconds_per_run'] > 0, p
@@ -31,7 +33,8 @@ elif case == 'plain':
   # No profiling, no comparison asked for: nulls, not absent fields.
   run = r['run']
   assert r['ok'] and run['profile'] is None and run['comparison'] is None, run
-  assert run['peak_memory_bytes'] is None and len(run['times_ms']) == 1, run
+  assert run['peak_memory_bytes'] is None and run['peak_buffer_bytes'] is None, run
+  assert len(run['times_ms']) == 1, run
 elif case == 'bad':
   assert r['ok'] is False and r['exit_status'] == 1 and r['run'] is None and r['errors'] == [], r
   d = r['diagnostics']
