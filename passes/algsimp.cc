@@ -135,9 +135,42 @@ Instruction* SimplifyMultiply(Instruction* x, Builder& b) {
   return nullptr;
 }
 
-Instruction* SimplifyDivide(Instruction* x, Builder&) {
+// The reciprocal of a scalar-like float constant that is a power of two
+// whose reciprocal is a normal number of the type (so both it and the
+// division are exact scalings), else nullopt.
+std::optional<double> ExactReciprocal(const Instruction* c) {
+  int min_exp = 0, max_exp = 0;  // normal exponents of the type
+  switch (Ty(c)) {
+    case PrimitiveType::F16: min_exp = -14, max_exp = 15; break;
+    case PrimitiveType::BF16:
+    case PrimitiveType::F32: min_exp = -126, max_exp = 127; break;
+    case PrimitiveType::F64: min_exp = -1022, max_exp = 1023; break;
+    default: return std::nullopt;
+  }
+  const std::optional<passes_internal::ScalarLike> s = GetScalarLike(c);
+  if (!s) return std::nullopt;
+  const double v = s->lit->GetDouble(s->slot);
+  if (!std::isfinite(v) || v == 0) return std::nullopt;
+  int e = 0;
+  if (std::fabs(std::frexp(v, &e)) != 0.5) return std::nullopt;  // v = +-2^(e-1)
+  const int k = e - 1;
+  if (-k < min_exp || -k > max_exp) return std::nullopt;
+  return 1.0 / v;
+}
+
+Instruction* SimplifyDivide(Instruction* x, Builder& b) {
   // R13: x / 1 -> x (integers and floats).
   if (!IsComplex(Ty(x)) && IsOne(x->operand(1))) return x->operand(0);
+  // R77: x / 2^k -> x * 2^-k when 2^-k is a normal value of the type: the
+  // quotient and the product are the same real number, rounded once (NaN,
+  // infinities, zeros and flushed subnormals alike), and a multiply is
+  // several times cheaper than a divide. XLA rewrites x / c -> x * (1/c)
+  // for every constant; for others it changes results, and we do not.
+  if (IsFp(x) && x->operand(0)->opcode() != Opcode::kConstant) {
+    if (std::optional<double> r = ExactReciprocal(x->operand(1)))
+      return b.Binary(Opcode::kMultiply, x->operand(0),
+                      b.BroadcastScalar(b.ScalarConstant(Ty(x), *r), x->shape()));
+  }
   return nullptr;
 }
 

@@ -68,6 +68,13 @@ std::vector<Case> Cases() {
       {"R12_mul_negates", pf + "  q = f32[4] parameter(1)\n  n = f32[4] negate(q)\n  m = f32[4] negate(p)\n  ROOT r = f32[4] multiply(m, n)\n", O::kMultiply, {O::kNegate}},
       {"R13_div_one_f32", pf + bc("f32", "1") + "  ROOT r = f32[4] divide(p, b)\n", O::kParameter, {O::kDivide}},
       {"R13_div_one_int", pi + bc("s32", "1") + "  ROOT r = s32[4] divide(p, b)\n", O::kParameter, {O::kDivide}},
+      {"R77_div_pow2_f32", pf + bc("f32", "8") + "  ROOT r = f32[4] divide(p, b)\n", O::kMultiply, {O::kDivide}},
+      {"R77_div_neg_pow2_f32", pf + bc("f32", "-0.25") + "  ROOT r = f32[4] divide(p, b)\n", O::kMultiply, {O::kDivide}},
+      {"R77_div_pow2_bf16", "  p = bf16[4] parameter(0)\n" + bc("bf16", "64") + "  ROOT r = bf16[4] divide(p, b)\n", O::kMultiply, {O::kDivide}},
+      {"R77_no_div_three_f32", pf + bc("f32", "3") + "  ROOT r = f32[4] divide(p, b)\n", O::kDivide, {}, false},
+      {"R77_no_div_subnormal_reciprocal_f32", pf + bc("f32", "1.70141183e+38") + "  ROOT r = f32[4] divide(p, b)\n", O::kDivide, {}, false},
+      {"R77_no_div_subnormal_reciprocal_f16", "  p = f16[4] parameter(0)\n" + bc("f16", "32768") + "  ROOT r = f16[4] divide(p, b)\n", O::kDivide, {}, false},
+      {"R77_no_div_int", pi + bc("s32", "4") + "  ROOT r = s32[4] divide(p, b)\n", O::kDivide, {}, false},
       {"R14_max_self", pf + "  ROOT r = f32[4] maximum(p, p)\n", O::kParameter, {O::kMaximum}},
       {"R15_min_self", pi + "  ROOT r = s32[4] minimum(p, p)\n", O::kParameter, {O::kMinimum}},
       {"R16_max_neg_inf", pf + bc("f32", "-inf") + "  ROOT r = f32[4] maximum(p, b)\n", O::kParameter, {O::kMaximum}},
@@ -302,6 +309,28 @@ ENTRY e {
   EXPECT_EQ(run.module->entry()->instruction_count(), 1) << run.text;
 }
 
+
+// R77: dividing by a power of two and multiplying by its reciprocal give
+// the same bits on special values too (the smallest normal halves into the
+// subnormal range and flushes either way).
+TEST(Algsimp, DivideByPowerOfTwoOnSpecialValues) {
+  auto pass = CreateAlgebraicSimplifierPass();
+  const std::string hlo = R"(HloModule m
+ENTRY e {
+  p = f32[8] parameter(0)
+  c = f32[] constant(0.5)
+  b = f32[8] broadcast(c), dimensions={}
+  q = f32[8] divide(p, b)
+  c2 = f32[] constant(4)
+  b2 = f32[8] broadcast(c2), dimensions={}
+  ROOT r = f32[8] divide(q, b2)
+})";
+  auto run = RunAndCompare(*pass, hlo, 1,
+                           {{"f32[8] {nan, inf, -inf, -0.0, 0, 3.4028235e+38, 1.17549435e-38, -7}"}},
+                           /*nan_sign_free=*/false);
+  ASSERT_NE(run.module, nullptr);
+  EXPECT_EQ(CountOpcode(*run.module, Opcode::kDivide), 0) << run.text;
+}
 
 // R67 on floats keeps the dot's +0 for -0 products (0 * -1).
 TEST(Algsimp, DotK1SignedZero) {
