@@ -232,6 +232,44 @@ ENTRY e {
   EXPECT_LE(r->peak_bytes, 4 * kMiB + 64);
 }
 
+TEST(InPlaceTest, LayoutOnlyTransposeOfADyingValueKeepsItsBuffer) {
+  // a (4 MiB) dies at a transpose whose result layout {0,1} puts every
+  // element where a has it (what JAX writes for the transposed gradient of a
+  // weight): the transpose's result is a's buffer, not a copy. A transpose
+  // to {1,0} of the same value moves the elements.
+  const char* text = R"(
+HloModule m
+ENTRY e {
+  p = f32[1024,1024] parameter(0)
+  a = f32[1024,1024]{1,0} add(p, p)
+  t = f32[1024,1024]{0,1} transpose(a), dimensions={1,0}
+  ROOT n = f32[1024,1024]{0,1} negate(t)
+})";
+  absl::StatusOr<RunResult> r = ParseAndRun(text, Pattern({1024, 1024}, 5));
+  ASSERT_TRUE(r.ok()) << r.status();
+  // Logical (i, j) of n is -a(j, i) = -2 * p(j, i); layout {0,1} stores it at
+  // physical slot i + 1024 * j, which is a's row-major slot of (j, i).
+  for (int64_t k : {int64_t{0}, int64_t{1}, int64_t{4}, int64_t{1023}, int64_t{1024}, int64_t{777777}})
+    EXPECT_EQ(r->results[0].GetRaw<float>(k), -2.0f * static_cast<float>(k % 5)) << k;
+  EXPECT_LE(r->peak_bytes, 4 * kMiB + 64);
+
+  const char* moving = R"(
+HloModule m
+ENTRY e {
+  p = f32[1024,1024] parameter(0)
+  a = f32[1024,1024]{1,0} add(p, p)
+  ROOT t = f32[1024,1024]{1,0} transpose(a), dimensions={1,0}
+})";
+  r = ParseAndRun(moving, Pattern({1024, 1024}, 5));
+  ASSERT_TRUE(r.ok()) << r.status();
+  // t(i, j) = a(j, i) = 2 * p(j, i), stored row-major at i * 1024 + j.
+  for (int64_t i : {0, 1, 700})
+    for (int64_t j : {0, 3, 1023})
+      EXPECT_EQ(r->results[0].GetRaw<float>(i * 1024 + j), 2.0f * static_cast<float>((j * 1024 + i) % 5))
+          << i << "," << j;
+  EXPECT_GE(r->peak_bytes, 8 * kMiB);
+}
+
 TEST(InPlaceTest, ColumnMajorReshapeOfADyingValueMovesItsElements) {
   // Same dying operand, but a column-major result: the elements must move.
   const char* text = R"(

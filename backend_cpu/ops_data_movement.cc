@@ -389,6 +389,12 @@ absl::StatusOr<Literal> EvalTranspose(const Instruction& instr,
       return OpError(instr, "result dimensions do not match the permuted operand");
     src_strides[i] = in_strides[p];
   }
+  // A transpose that only relabels dimensions (the result's layout puts
+  // every element where the operand has it, e.g. [512,784]{1,0} ->
+  // [784,512]{0,1}) takes a dying operand's buffer, as a bitcast does.
+  if (src.lit == ops[0] && DonatedOperand(0) != nullptr && DenseUntiled(out_shape) &&
+      UntiledStrides(out_shape) == src_strides && DonatedOperand(0)->ReuseStorageAs(out_shape))
+    return TakeDonated(0);
   return CopyToResult(instr, in.data(), Count(in), 0, src_strides);
 }
 
