@@ -1,6 +1,5 @@
 #include "backend_cpu/thread_pool.h"
 
-
 #include <algorithm>
 #include <atomic>
 #include <chrono>
