@@ -502,11 +502,14 @@ absl::StatusOr<Instruction*> Parser::ParseInstructionBody(Scope* scope, absl::st
                                               " (from the async-start), but got ",
                                               OpcodeName(info->wrapped)));
         }
-        if (find_attr("async_execution_thread") && thread != prev_thread)
-          return ErrorAt(attr_loc("async_execution_thread"),
-                         absl::StrCat("expects async_execution_thread to be ", prev_thread,
-                                      " (from the async-start), but got ", thread));
       }
+      // One thread for the whole chain, in either form (a done on another
+      // thread than its start is no program; printing would drop a "main"
+      // and the re-parse take the start's thread).
+      if (find_attr("async_execution_thread") && thread != prev_thread)
+        return ErrorAt(attr_loc("async_execution_thread"),
+                       absl::StrCat("expects async_execution_thread to be ", prev_thread,
+                                    " (from the async-start), but got ", thread));
       AttrValue* calls = find_attr("calls");
       if (calls) {
         if (prev_calls && std::get<Computation*>(*calls) != prev_calls)
