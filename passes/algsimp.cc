@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "ir/float_format.h"
 #include "passes/algsimp_util.h"
 
 namespace hlo {
@@ -139,14 +140,14 @@ Instruction* SimplifyMultiply(Instruction* x, Builder& b) {
 // whose reciprocal is a normal number of the type (so both it and the
 // division are exact scalings), else nullopt.
 std::optional<double> ExactReciprocal(const Instruction* c) {
-  int min_exp = 0, max_exp = 0;  // normal exponents of the type
-  switch (Ty(c)) {
-    case PrimitiveType::F16: min_exp = -14, max_exp = 15; break;
-    case PrimitiveType::BF16:
-    case PrimitiveType::F32: min_exp = -126, max_exp = 127; break;
-    case PrimitiveType::F64: min_exp = -1022, max_exp = 1023; break;
-    default: return std::nullopt;
-  }
+  const PrimitiveType t = Ty(c);
+  if (t != PrimitiveType::F16 && t != PrimitiveType::BF16 && t != PrimitiveType::F32 &&
+      t != PrimitiveType::F64)
+    return std::nullopt;
+  // Normal exponents of the IEEE format: biased 1 .. 2^e - 2.
+  const FloatFormat& f = *GetFloatFormat(t);
+  const int min_exp = 1 - f.exponent_bias;
+  const int max_exp = (1 << f.exponent_bits) - 2 - f.exponent_bias;
   const std::optional<passes_internal::ScalarLike> s = GetScalarLike(c);
   if (!s) return std::nullopt;
   const double v = s->lit->GetDouble(s->slot);
