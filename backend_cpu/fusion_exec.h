@@ -68,6 +68,17 @@ absl::Status CanRunByRows(const Computation& fused);
 // element), space separated: for tests and diagnostics.
 std::string DescribeFusionPlan(const FusionPlan& plan);
 
+// How the plan runs its blocks, for tests and diagnostics: whether it is
+// lean (every step an elementwise kernel over whole blocks, a splat or an
+// alias: small blocks with pointers resolved once), the rows of a block and
+// the rows a thread takes at a time.
+struct FusionPlanBlocks {
+  bool lean = false;
+  int64_t block_rows = 0;
+  int64_t parallel_rows = 0;
+};
+FusionPlanBlocks DescribeFusionBlocks(const FusionPlan& plan);
+
 // Runs `fusion` (whose computation `plan` was made from) on its operands.
 absl::StatusOr<Literal> RunFusionPlan(const FusionPlan& plan, const Instruction& fusion,
                                       absl::Span<const Literal* const> operands, OpContext& ctx);

@@ -400,6 +400,109 @@ ENTRY e {
 })");
 }
 
+// The plan of the entry root's fused computation's blocks.
+FusionPlanBlocks RootPlanBlocks(const std::string& hlo) {
+  absl::StatusOr<std::unique_ptr<Module>> module = ParseModule(hlo);
+  if (!module.ok()) return {};
+  const FusionPlans plans(**module);
+  const FusionPlan* plan = plans.Find((*module)->entry()->root()->AttrOr<Computation*>("calls", nullptr));
+  return plan == nullptr ? FusionPlanBlocks{} : DescribeFusionBlocks(*plan);
+}
+
+// An Adam step: three outputs, spread scalars, a scalar parameter; 16 MB
+// of outputs (streamed) and an element count that is no whole number of
+// blocks or cache lines.
+constexpr char kAdamStep[] = R"(
+HloModule m
+f {
+  p = f32[1400003] parameter(0)
+  g = f32[1400003] parameter(1)
+  m = f32[1400003] parameter(2)
+  v = f32[1400003] parameter(3)
+  lr = f32[] parameter(4)
+  b1 = f32[] constant(0.9)
+  c1 = f32[] constant(0.1)
+  eps = f32[] constant(1e-08)
+  bb1 = f32[1400003] broadcast(b1), dimensions={}
+  bc1 = f32[1400003] broadcast(c1), dimensions={}
+  beps = f32[1400003] broadcast(eps), dimensions={}
+  blr = f32[1400003] broadcast(lr), dimensions={}
+  m1 = f32[1400003] multiply(bb1, m)
+  m2 = f32[1400003] multiply(bc1, g)
+  mn = f32[1400003] add(m1, m2)
+  g2 = f32[1400003] multiply(g, g)
+  vn = f32[1400003] add(v, g2)
+  sv = f32[1400003] sqrt(vn)
+  den = f32[1400003] add(sv, beps)
+  ratio = f32[1400003] divide(mn, den)
+  step = f32[1400003] multiply(blr, ratio)
+  pn = f32[1400003] subtract(p, step)
+  ROOT r = (f32[1400003], f32[1400003], f32[1400003]) tuple(pn, mn, vn)
+}
+ENTRY e {
+  p = f32[1400003] parameter(0)
+  g = f32[1400003] parameter(1)
+  m = f32[1400003] parameter(2)
+  v = f32[1400003] parameter(3)
+  lr = f32[] parameter(4)
+  ROOT r = (f32[1400003], f32[1400003], f32[1400003]) fusion(p, g, m, v, lr), kind=kLoop, calls=f
+})";
+
+TEST(FusionExecTest, ElementwiseChainsRunLeanInWholeCacheLines) {
+  const FusionPlanBlocks adam = RootPlanBlocks(kAdamStep);
+  EXPECT_TRUE(adam.lean);
+  // f32 outputs: blocks of whole 64-byte lines, threads take whole blocks.
+  EXPECT_GT(adam.block_rows, 0);
+  EXPECT_EQ(adam.block_rows % 16, 0) << adam.block_rows;
+  EXPECT_EQ(adam.parallel_rows % adam.block_rows, 0) << adam.parallel_rows;
+  EXPECT_GT(adam.parallel_rows, adam.block_rows);
+  // A row reduction is not lean.
+  EXPECT_FALSE(RootPlanBlocks(R"(
+HloModule m
+add { x = f32[] parameter(0)  y = f32[] parameter(1)  ROOT s = f32[] add(x, y) }
+f {
+  a = f32[64,256] parameter(0)
+  z = f32[] constant(0)
+  s = f32[64] reduce(a, z), dimensions={1}, to_apply=add
+  b = f32[64,256] broadcast(s), dimensions={0}
+  ROOT d = f32[64,256] divide(a, b)
+}
+ENTRY e {
+  a = f32[64,256] parameter(0)
+  ROOT r = f32[64,256] fusion(a), kind=kInput, calls=f
+})").lean);
+}
+
+TEST(FusionExecTest, LeanMultiOutputStepWithStreamingStores) { ExpectSameAsOpByOp(kAdamStep); }
+
+TEST(FusionExecTest, LeanBlocksWrittenInPlaceWithSelectsConvertsAndReshapes) {
+  // Small outputs (written in place, not streamed), odd element counts,
+  // narrow and integer types, a reshape (alias) between steps.
+  constexpr char kText[] = R"(
+HloModule m
+f {
+  a = f32[3001] parameter(0)
+  n = s32[3001] parameter(1)
+  k = s32[] constant(3)
+  bk = s32[3001] broadcast(k), dimensions={}
+  gt = pred[3001] compare(n, bk), direction=GT
+  h = bf16[3001] convert(a)
+  e = bf16[3001] exponential(h)
+  w = f32[3001] convert(e)
+  r = f32[1,3001] reshape(w)
+  q = f32[3001] reshape(r)
+  s = f32[3001] select(gt, q, a)
+  ROOT t = (f32[3001], pred[3001]) tuple(s, gt)
+}
+ENTRY e {
+  a = f32[3001] parameter(0)
+  n = s32[3001] parameter(1)
+  ROOT r = (f32[3001], pred[3001]) fusion(a, n), kind=kLoop, calls=f
+})";
+  EXPECT_TRUE(RootPlanBlocks(kText).lean);
+  ExpectSameAsOpByOp(kText);
+}
+
 TEST(FusionExecTest, ScratchSlotsSharedByValuesThatDoNotOverlap) {
   // Values that die early give their slots to later ones: a reshape (an
   // alias of its operand's slot) read at the very end keeps that slot
