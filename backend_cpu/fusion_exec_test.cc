@@ -503,6 +503,37 @@ ENTRY e {
   ExpectSameAsOpByOp(kText);
 }
 
+TEST(FusionExecTest, LeanBlocksOverOutputsOfEveryElementSize) {
+  // Outputs of 8, 4, 1 and 2 bytes per element (f64, c64's real part, s8,
+  // f16, u16): blocks end on whole lines of all of them.
+  constexpr char kText[] = R"(
+HloModule m
+f {
+  a = f32[5001] parameter(0)
+  n = s32[5001] parameter(1)
+  d = f64[5001] convert(a)
+  d2 = f64[5001] multiply(d, d)
+  c = c64[5001] complex(a, a)
+  c2 = c64[5001] multiply(c, c)
+  cr = f32[5001] real(c2)
+  b = s8[5001] convert(n)
+  b2 = s8[5001] add(b, b)
+  h = f16[5001] convert(a)
+  h2 = f16[5001] multiply(h, h)
+  u = u16[5001] convert(n)
+  ROOT t = (f64[5001], f32[5001], s8[5001], f16[5001], u16[5001]) tuple(d2, cr, b2, h2, u)
+}
+ENTRY e {
+  a = f32[5001] parameter(0)
+  n = s32[5001] parameter(1)
+  ROOT r = (f64[5001], f32[5001], s8[5001], f16[5001], u16[5001]) fusion(a, n), kind=kLoop, calls=f
+})";
+  const FusionPlanBlocks blocks = RootPlanBlocks(kText);
+  EXPECT_TRUE(blocks.lean);
+  EXPECT_EQ(blocks.block_rows % 64, 0) << blocks.block_rows;  // a whole line of the s8 output
+  ExpectSameAsOpByOp(kText);
+}
+
 TEST(FusionExecTest, ScratchSlotsSharedByValuesThatDoNotOverlap) {
   // Values that die early give their slots to later ones: a reshape (an
   // alias of its operand's slot) read at the very end keeps that slot
