@@ -260,26 +260,26 @@ struct RunReducer {
   using C = typename T::Compute;
   using Op = Scalar<T, kOp>;
 
-  // Float maximum / minimum take 64 lanes: their select chain is several
-  // instructions deep, and 16 f32 lanes are one AVX-512 vector, a single
-  // dependency chain (the row max was 19% of a softmax). Their result does
-  // not depend on the order, except which NaN is returned when several
-  // differ, which XLA leaves open (docs/ops-reduction.md).
-  static constexpr int64_t kL =
-      T::kCat == ew::Cat::kFloat && (kOp == BinOp::kMax || kOp == BinOp::kMin) ? 4 * kLanes : kLanes;
+  // Float reductions take 64 lanes: 16 f32 lanes are one AVX-512 vector,
+  // a single dependency chain (the row max was 19% of a softmax, the row
+  // sums a quarter of a layer norm's arithmetic); 64 are four chains.
+  // Maximum / minimum do not depend on the order, except which NaN is
+  // returned when several differ, which XLA leaves open
+  // (docs/ops-reduction.md).
 
-  // Float maximum / minimum give the same value whatever the order
-  // (SelectMax / SelectMin are commutative and associative up to which of
-  // several different NaNs is returned), so their lanes are combined as a
-  // tree, in vector registers; the sequential combine of 64 lanes with the
-  // NaN-aware select cost more than the vector loop itself on rows of 128
-  // (attention softmax rows). Float add / multiply keep the lane order.
+  // Float lanes are combined as a tree, in vector registers: the
+  // sequential combine of 64 lanes cost more than the vector loop itself on
+  // rows of 128 (attention softmax rows). For maximum / minimum any order
+  // gives the same value; for add / multiply the tree is the order
+  // (docs/ops-reduction.md), fixed by the row length alone.
   static constexpr bool kTreeCombine =
-      T::kCat == ew::Cat::kFloat && (kOp == BinOp::kMax || kOp == BinOp::kMin);
+      T::kCat == ew::Cat::kFloat &&
+      (kOp == BinOp::kAdd || kOp == BinOp::kMul || kOp == BinOp::kMax || kOp == BinOp::kMin);
+  static constexpr int64_t kL = kTreeCombine ? 4 * kLanes : kLanes;
 
   // Reduction of n >= 1 contiguous elements without init: kL interleaved
-  // accumulators combined in lane order (a tree for max / min), then the
-  // tail. Cloned per ISA (AVX2 / AVX-512 vectors hold the lanes): the lanes
+  // accumulators combined in lane order, then the tail (floats: the tail
+  // folded into the lanes, then a tree). Cloned per ISA (AVX2 / AVX-512 vectors hold the lanes): the lanes
   // are independent, so every clone gives the same bits.
   HLO_EW_CLONES static C Lanes(const S* x, int64_t n) {
     if constexpr (kTreeCombine) {

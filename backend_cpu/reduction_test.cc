@@ -156,6 +156,43 @@ TEST(ReductionReduce, MaxMinOfLongRowsFindTheExtremeAtEveryPosition) {
   }
 }
 
+// The documented order of a long f32 sum (docs/ops-reduction.md): 64
+// lanes (element i in lane i mod 64), the tail folded into lanes 0, 1, ...,
+// lanes combined as a tree (j with j + 32, then + 16, ...), then the init.
+float DocumentedTreeSum(const std::vector<float>& x, float init) {
+  const int64_t n = static_cast<int64_t>(x.size());
+  float acc[64];
+  for (int64_t j = 0; j < 64; ++j) acc[j] = x[j];
+  int64_t i = 64;
+  for (; i + 64 <= n; i += 64)
+    for (int64_t j = 0; j < 64; ++j) acc[j] += x[i + j];
+  for (int64_t j = 0; i + j < n; ++j) acc[j] += x[i + j];
+  for (int64_t half = 32; half >= 1; half /= 2)
+    for (int64_t j = 0; j < half; ++j) acc[j] += acc[j + half];
+  return init + acc[0];
+}
+
+TEST(ReductionReduce, LongFloatSumsFollowTheDocumentedTree) {
+  for (int64_t n : {64, 128, 203, 4096}) {
+    // Magnitudes from 1e-3 to 1e7: every order rounds differently.
+    std::vector<float> x(n);
+    std::vector<std::string> text(n);
+    for (int64_t i = 0; i < n; ++i) {
+      x[i] = static_cast<float>(((i * 7919) % 1000) - 500) * std::pow(10.0f, static_cast<float>(i % 11) - 4);
+      text[i] = absl::StrCat(x[i]);
+      x[i] = std::stof(text[i]);  // the value the text denotes
+    }
+    float sequential = 0.5f;
+    for (float v : x) sequential += v;
+    const float want = DocumentedTreeSum(x, 0.5f);
+    Literal got = MustRun(Reduce1D("f32", "add", n, "0.5"),
+                          {absl::StrCat("f32[", n, "] {", absl::StrJoin(text, ","), "}")});
+    ASSERT_EQ(got.shape().element_type(), PrimitiveType::F32);
+    EXPECT_EQ(got.GetRaw<float>(0), want) << "n = " << n << ", sequential order gives " << sequential;
+    if (n >= 128) EXPECT_NE(want, sequential) << "n = " << n << ": the values do not tell orders apart";
+  }
+}
+
 TEST(ReductionReduce, IntegerWrapAndBitOps) {
   ExpectRun(Reduce1D("s8", "add", 3, "0"), {"s8[3] {100, 100, 1}"}, "s8[] -55");
   ExpectRun(Reduce1D("u8", "multiply", 3, "1"), {"u8[3] {16, 16, 3}"}, "u8[] 0");
