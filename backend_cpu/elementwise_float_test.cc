@@ -268,6 +268,24 @@ TEST(ElementwiseFloatTest, F32TranscendentalAccuracy) {
   EXPECT_EQ(lg.get<float>(2), 1.0f);
   EXPECT_EQ(lg.get<float>(3), 0.0f);
   EXPECT_TRUE(std::isnan(lg.get<float>(4)));
+  // log1p and expm1: special values, signed zeros, tiny arguments.
+  Buf l1 = Run1(Opcode::kLog1p, s, P::F32);
+  EXPECT_EQ(BitsOfF32(l1.get<float>(0)), BitsOfF32(0.0f));
+  EXPECT_EQ(BitsOfF32(l1.get<float>(1)), BitsOfF32(-0.0f));
+  EXPECT_EQ(l1.get<float>(2), INFINITY);
+  EXPECT_TRUE(std::isnan(l1.get<float>(3)));
+  EXPECT_TRUE(std::isnan(l1.get<float>(4)));
+  EXPECT_EQ(l1.get<float>(7), 1e-30f);
+  EXPECT_EQ(Run1(Opcode::kLog1p, FloatBuf(P::F32, {-1}), P::F32).get<float>(0), -INFINITY);
+  Buf em = Run1(Opcode::kExpm1, s, P::F32);
+  EXPECT_EQ(BitsOfF32(em.get<float>(0)), BitsOfF32(0.0f));
+  EXPECT_EQ(BitsOfF32(em.get<float>(1)), BitsOfF32(-0.0f));
+  EXPECT_EQ(em.get<float>(2), INFINITY);
+  EXPECT_EQ(em.get<float>(3), -1.0f);
+  EXPECT_TRUE(std::isnan(em.get<float>(4)));
+  EXPECT_EQ(em.get<float>(5), INFINITY);
+  EXPECT_EQ(em.get<float>(6), -1.0f);
+  EXPECT_EQ(em.get<float>(7), 1e-30f);
   // Subnormal exp results round once.
   Buf sub = FloatBuf(P::F32, {-100, -103, -95.5});
   Buf es = Run1(Opcode::kExp, sub, P::F32);
@@ -292,6 +310,8 @@ TEST(ElementwiseFloatTest, F32VectorisedFunctionsDenseSweep) {
       {Opcode::kExp, [](double x) { return std::exp(x); }, 1},
       {Opcode::kTanh, [](double x) { return std::tanh(x); }, 2},
       {Opcode::kLogistic, [](double x) { return 1 / (1 + std::exp(-x)); }, 2},
+      {Opcode::kLog1p, [](double x) { return std::log1p(x); }, 2},
+      {Opcode::kExpm1, [](double x) { return std::expm1(x); }, 2},
   };
   for (const auto& c : cases) {
     Buf r = Run1(c.op, a, P::F32);
@@ -299,6 +319,10 @@ TEST(ElementwiseFloatTest, F32VectorisedFunctionsDenseSweep) {
     for (size_t i = 0; i < xs.size(); ++i) {
       float want = static_cast<float>(c.ref(xs[i]));
       float got = r.get<float>(static_cast<int64_t>(i));
+      if (std::isnan(want) || std::isinf(want)) {  // log1p below -1 and at -1, expm1 overflow
+        ASSERT_TRUE(std::isnan(want) ? std::isnan(got) : got == want) << OpcodeName(c.op) << " x=" << xs[i];
+        continue;
+      }
       if (std::fabs(want) < 1.1754944e-38f) {  // subnormal/zero result: absolute check
         ASSERT_LE(std::fabs(got - want), 1.5e-45f) << OpcodeName(c.op) << " x=" << xs[i];
         continue;

@@ -11,9 +11,11 @@ input, so tools/xla_peer.py cannot check them.
 
 Run with the peer environment (scripts/peer-setup.sh):
   .venv-peer/bin/python testdata/xla_dumps/gen_xla_dumps.py
-The files are committed; rerun only to regenerate them.
+The files are committed; rerun only to regenerate them (names as
+arguments regenerate only those pairs).
 """
 import os
+import sys
 
 import jax
 import jax.numpy as jnp
@@ -115,8 +117,23 @@ def control_flow(x, n):
           lax.cond(n > 3, lambda a: a * 2, lambda a: a - 1, x))
 
 
+def optimizer_step(p, g, m, v, lr, x):
+  """AdamW over an odd element count (multi-output elementwise fusions,
+  spread scalars), activations over mixed types, long row sums."""
+  m2 = 0.9 * m + 0.1 * g
+  v2 = 0.999 * v + 0.001 * g * g
+  p2 = p - lr * ((m2 / (1 - 0.9 ** 3)) / (jnp.sqrt(v2 / (1 - 0.999 ** 3)) + 1e-8) + 0.01 * p)
+  act = jax.nn.gelu(x) * jax.nn.sigmoid(x.sum(-1))[:, None] + jnp.where(x > 0.5, jnp.exp(-x), jnp.log1p(jnp.abs(x)))
+  return (p2, m2, v2, jnp.clip(act, -2.0, 3.0).astype(jnp.float16), (x * 7).astype(jnp.int8),
+          x.sum(-1), (x * x).sum(-1), x.max(-1))
+
+
 def main():
   os.makedirs(OUT, exist_ok=True)
+  only = set(sys.argv[1:])  # names to regenerate (default: all)
+  global dump
+  all_dump = dump
+  dump = lambda name, *a: (not only or name in only) and all_dump(name, *a)
   dump("embed_topk", embed_topk, S((1000, 64), f32), S((4, 16), i32), S((64,), f32), S((64,), f32))
   dump("kv_decode", kv_decode, S((64, 4, 16), f32), S((64, 4, 16), f32), S((4, 16), f32),
        S((4, 16), f32), S((4, 16), f32), S((), i32), S((64, 64), f32))
@@ -128,6 +145,9 @@ def main():
   dump("f16_mlp", f16_mlp, S((8, 32), jnp.float16), S((32, 16), jnp.float16), S((16,), jnp.float16))
   dump("scans_sort", scans_sort, S((64, 33), f32), S((40,), i32))
   dump("control_flow", control_flow, S((16,), f32), S((), i32))
+  n = 100003
+  dump("optimizer_step", optimizer_step, S((n,), f32), S((n,), f32), S((n,), f32), S((n,), f32), S((), f32),
+       S((33, 4099), f32))
 
 
 if __name__ == "__main__":
