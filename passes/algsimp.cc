@@ -235,6 +235,20 @@ Instruction* SimplifyPower(Instruction* x, Builder& b) {
   if (IsZero(e)) return b.BroadcastScalar(b.ScalarConstant(Ty(x), 1), x->shape());
   // R42: pow(x, 2) -> x * x (floats; as XLA).
   if (IsFp(x) && IsFloatValue(e, 2.0)) return b.Binary(Opcode::kMultiply, a, a);
+  // R78: pow(x, 3) -> x * (x * x) (floats; as XLA, whose float
+  // normalization computes narrow types' products in f32 and rounds once).
+  if (IsFp(x) && IsFloatValue(e, 3.0)) {
+    const PrimitiveType t = Ty(x);
+    if (t == PrimitiveType::F32 || t == PrimitiveType::F64)
+      return b.Binary(Opcode::kMultiply, a, b.Binary(Opcode::kMultiply, a, a));
+    Instruction* wide = b.Add(Opcode::kConvert, passes_internal::ArrayShape(PrimitiveType::F32, a->shape().dims()), {a});
+    Instruction* cube = b.Binary(Opcode::kMultiply, wide, b.Binary(Opcode::kMultiply, wide, wide));
+    return b.Add(Opcode::kConvert, passes_internal::DefaultLayoutShape(x->shape()), {cube});
+  }
+  // R79: pow(x, -1) -> 1 / x (floats; as XLA): the correctly rounded
+  // reciprocal, what pow(x, -1) is to be (+-0 -> +-inf, +-inf -> +-0).
+  if (IsFp(x) && IsFloatValue(e, -1.0))
+    return b.Binary(Opcode::kDivide, b.BroadcastScalar(b.ScalarConstant(Ty(x), 1), x->shape()), a);
   return nullptr;
 }
 

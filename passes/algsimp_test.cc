@@ -4,7 +4,10 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "gtest/gtest.h"
+#include "ir/float_format.h"
 #include "passes/algsimp_test_util.h"
 
 namespace hlo {
@@ -115,6 +118,11 @@ std::vector<Case> Cases() {
       {"R40_pow_one", pf + bc("f32", "1") + "  ROOT r = f32[4] power(p, b)\n", O::kParameter, {O::kPower}},
       {"R41_pow_zero", pf + bc("f32", "0") + "  ROOT r = f32[4] power(p, b)\n", O::kBroadcast, {O::kPower}},
       {"R42_pow_two", pf + bc("f32", "2") + "  ROOT r = f32[4] power(p, b)\n", O::kMultiply, {O::kPower}},
+      // R78 changes last bits against pow (its values: Algsimp.PowerOfThreeAsXla).
+      {"R78_pow_three_f32", pf + bc("f32", "3") + "  ROOT r = f32[4] power(p, b)\n", O::kMultiply, {O::kPower}, true, "", 0},
+      {"R78_pow_three_bf16", "  p = bf16[4] parameter(0)\n" + bc("bf16", "3") + "  ROOT r = bf16[4] power(p, b)\n", O::kConvert, {O::kPower}, true, "", 0},
+      {"R79_pow_minus_one_f32", pf + bc("f32", "-1") + "  ROOT r = f32[4] power(p, b)\n", O::kDivide, {O::kPower}},
+      {"R79_no_pow_minus_two", pf + bc("f32", "-2") + "  ROOT r = f32[4] power(p, b)\n", O::kPower, {}, false},
       {"R43_shift_zero", pi + bc("s32", "0") + "  ROOT r = s32[4] shift-right-arithmetic(p, b)\n", O::kParameter, {O::kShiftRightArithmetic}},
       {"R44_real_complex", pf + "  q = f32[4] parameter(1)\n  z = c64[4] complex(p, q)\n  ROOT r = f32[4] real(z)\n", O::kParameter, {O::kComplex}},
       {"R45_imag_complex", pf + "  q = f32[4] parameter(1)\n  z = c64[4] complex(p, q)\n  ROOT r = f32[4] imag(z)\n", O::kParameter, {O::kComplex}},
@@ -179,6 +187,35 @@ TEST_P(AlgsimpRule, RewritesAndKeepsResults) {
 
 INSTANTIATE_TEST_SUITE_P(Rules, AlgsimpRule, ::testing::ValuesIn(Cases()),
                          [](const ::testing::TestParamInfo<Case>& i) { return std::string(i.param.name); });
+
+// R78: pow(x, 3) becomes XLA's x * (x * x): f32 in f32, bf16 through f32
+// rounded once (the bits jax 0.10.2's XLA:CPU gives for lax.pow(x, 3.0)).
+TEST(Algsimp, PowerOfThreeAsXla) {
+  auto pass = CreateAlgebraicSimplifierPass();
+  for (const char* type : {"f32", "bf16"}) {
+    const std::string hlo = absl::StrCat("HloModule m\nENTRY e {\n  p = ", type, "[6] parameter(0)\n  t = ", type,
+                                         "[] constant(3)\n  b = ", type, "[6] broadcast(t), dimensions={}\n  ROOT r = ",
+                                         type, "[6] power(p, b)\n}\n");
+    auto module = ParseModule(hlo);
+    ASSERT_TRUE(module.ok()) << module.status();
+    auto changed = pass->Run(**module);
+    ASSERT_TRUE(changed.ok() && *changed) << type;
+    const std::vector<float> xs = {1.1f, -2.7f, 3.3f, 1e-12f, 0.0f, 7.77e12f};
+    auto arg = ParseLiteral(absl::StrCat(type, "[6] {", absl::StrJoin(xs, ", "), "}"));
+    ASSERT_TRUE(arg.ok()) << arg.status();
+    std::vector<Literal> args;
+    args.push_back(*std::move(arg));
+    auto got = cpu::RunModule(**module, args);
+    ASSERT_TRUE(got.ok()) << got.status();
+    const Literal& y = got->results[0];
+    for (int i = 0; i < 6; ++i) {
+      const float x = static_cast<float>(args[0].GetDouble(i));  // the value the literal holds
+      const float cube = x * (x * x);
+      const double want = std::string(type) == "bf16" ? DecodeBF16(EncodeBF16(cube)) : cube;
+      EXPECT_EQ(y.GetDouble(i), want) << type << " x=" << x;
+    }
+  }
+}
 
 // R3 / R5 / R6 hold for signed zeros too: check them on -0 and +0 inputs.
 TEST(Algsimp, SignedZerosAreKept) {
