@@ -286,6 +286,15 @@ TEST(ElementwiseFloatTest, F32TranscendentalAccuracy) {
   EXPECT_EQ(em.get<float>(5), INFINITY);
   EXPECT_EQ(em.get<float>(6), -1.0f);
   EXPECT_EQ(em.get<float>(7), 1e-30f);
+  Buf ef = Run1(Opcode::kErf, s, P::F32);
+  EXPECT_EQ(BitsOfF32(ef.get<float>(0)), BitsOfF32(0.0f));
+  EXPECT_EQ(BitsOfF32(ef.get<float>(1)), BitsOfF32(-0.0f));
+  EXPECT_EQ(ef.get<float>(2), 1.0f);
+  EXPECT_EQ(ef.get<float>(3), -1.0f);
+  EXPECT_TRUE(std::isnan(ef.get<float>(4)));
+  EXPECT_EQ(ef.get<float>(5), 1.0f);
+  EXPECT_EQ(ef.get<float>(6), -1.0f);
+  EXPECT_LE(UlpDistance(ef.get<float>(7), static_cast<float>(std::erf(static_cast<double>(1e-30f)))), 1);
   // Subnormal exp results round once.
   Buf sub = FloatBuf(P::F32, {-100, -103, -95.5});
   Buf es = Run1(Opcode::kExp, sub, P::F32);
@@ -312,6 +321,7 @@ TEST(ElementwiseFloatTest, F32VectorisedFunctionsDenseSweep) {
       {Opcode::kLogistic, [](double x) { return 1 / (1 + std::exp(-x)); }, 2},
       {Opcode::kLog1p, [](double x) { return std::log1p(x); }, 2},
       {Opcode::kExpm1, [](double x) { return std::expm1(x); }, 2},
+      {Opcode::kErf, [](double x) { return std::erf(x); }, 2},
   };
   for (const auto& c : cases) {
     Buf r = Run1(c.op, a, P::F32);

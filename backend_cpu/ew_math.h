@@ -16,6 +16,8 @@
 //   Log1p    <= 2 ulp (dense sweep of every 61st f32): log(u) x / (u - 1),
 //            u = 1 + x (Goldberg).
 //   Expm1    <= 2 ulp (same sweep): (u - 1) x / log(u), u = e^x (Kahan).
+//   Erf      <= 2 ulp (every 13th positive f32 below 5): polynomial fits,
+//            see Erf.
 // NaN in -> NaN out (the operand), +-inf and +-0 handled exactly.
 #pragma once
 
@@ -169,7 +171,57 @@ inline float Expm1(float x) {
   return x != x ? x : r;
 }
 
+// erf: our own least-squares fits (relative error weighted toward the
+// worst point; docs/semantics-elementwise.md). |x| < 0.875: x * P(x^2),
+// P of degree 6. Above: 1 - e^(-x^2) R(1/x), R = erfc(x) e^(x^2) fitted
+// as a degree-8 polynomial of 1/x on [0.875, 2) and on [2, 3.95); at 3.95
+// and above erf rounds to 1. Odd: the sign is copied; NaN -> the operand.
+inline float ErfSmallPoly(float t) {
+  float p = 8.62405141e-05f;
+  p = p * t - 0.000819528184f;
+  p = p * t + 0.00520495186f;
+  p = p * t - 0.0268606432f;
+  p = p * t + 0.112837099f;
+  p = p * t - 0.376126349f;
+  return p * t + 1.12837923f;
+}
+inline float ErfcScaledNear(float u) {  // x in [0.875, 2), u = 1/x
+  float p = 0.00753665809f;
+  p = p * u - 0.0629422441f;
+  p = p * u + 0.235977784f;
+  p = p * u - 0.51864779f;
+  p = p * u + 0.718761563f;
+  p = p * u - 0.583504796f;
+  p = p * u + 0.0766761974f;
+  p = p * u + 0.553002357f;
+  return p * u + 0.000723850157f;
+}
+inline float ErfcScaledFar(float u) {  // x in [2, 3.95), u = 1/x
+  float p = -0.218386605f;
+  p = p * u + 0.761737645f;
+  p = p * u - 1.10349238f;
+  p = p * u + 0.747749984f;
+  p = p * u - 0.0443272106f;
+  p = p * u - 0.283293068f;
+  p = p * u + 0.00139235659f;
+  p = p * u + 0.563993931f;
+  return p * u + 9.58020246e-06f;
+}
+inline float Erf(float x) {
+  const float ax = std::fabs(x);
+  const float small = ax * ErfSmallPoly(ax * ax);
+  float xc = ax < 3.95f ? ax : 3.95f;
+  xc = xc > 0.875f ? xc : 0.875f;
+  const float u = 1.0f / xc;
+  const float r = xc < 2.0f ? ErfcScaledNear(u) : ErfcScaledFar(u);
+  float y = ax < 0.875f ? small : 1.0f - Exp(-(xc * xc)) * r;
+  y = ax >= 3.95f ? 1.0f : y;
+  y = std::copysign(y, x);
+  return x != x ? x : y;
+}
+
 inline double Exp(double x) { return std::exp(x); }
+inline double Erf(double x) { return std::erf(x); }
 inline double Log1p(double x) { return std::log1p(x); }
 inline double Expm1(double x) { return std::expm1(x); }
 inline double Tanh(double x) { return std::tanh(x); }
