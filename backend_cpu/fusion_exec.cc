@@ -372,7 +372,6 @@ void MarkRowScalars(FusionPlan* plan, const absl::flat_hash_map<const Instructio
   }
 }
 
-
 constexpr size_t kLeanMaxInputs = 4;
 
 bool IsLean(const FusionPlan& plan) {
@@ -576,7 +575,7 @@ absl::StatusOr<std::unique_ptr<FusionPlan>> MakeFusionPlan(const Computation& fu
   // Threads take kBlockBytes worth of rows at a time whatever the block:
   // small lean blocks would otherwise send fusions of a few KB to the pool.
   const int64_t parallel_rows = std::clamp<int64_t>(kBlockBytes / row_bytes, 1, s.rows);
-  plan->parallel_rows = (parallel_rows + plan->block_rows - 1) / plan->block_rows * plan->block_rows;
+  plan->parallel_rows = std::max<int64_t>(1, parallel_rows / plan->block_rows) * plan->block_rows;
   int64_t at = 0;
   plan->offset = AssignSlots(
       *plan, holder, last_use, [&plan](int p) { return RoundUp(plan->RowBytes(p) * plan->block_rows); }, &at);
@@ -728,7 +727,6 @@ void FillIotaRows(const Step& step, const Literal& values, int64_t row_elems, in
     r += run;
   }
 }
-
 
 // Where a row value's block starts: base + r0 * stride for the block of
 // rows from r0 (stride 0: a scratch slot, the same for every block).
