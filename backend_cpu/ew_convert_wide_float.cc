@@ -18,6 +18,45 @@ void DecodeKernel(const void* const* in, void* out, int64_t begin, int64_t end, 
                  end - begin);
 }
 
+// f32/f64 -> integer, XLA's truncation toward zero saturating to the
+// destination's range with NaN -> 0 (SaturatingFloatToInt), written as
+// selects so that the loop vectorises in its ISA clones: the element-wise
+// form with early returns ran one element at a time (f32 -> s8 of 4M
+// elements 4.8 ms).
+template <class F, class D>
+HLO_EW_CLONES void FloatToIntKernel(const void* const* in, void* out, int64_t begin, int64_t end,
+                                    const KernelParams&) {
+  using S = typename D::Storage;
+  const F* __restrict x = static_cast<const F*>(in[0]);
+  S* __restrict y = static_cast<S*>(out);
+  const F lo = static_cast<F>(D::kMin), hi = static_cast<F>(D::kMax);
+  for (int64_t i = begin; i < end; ++i) {
+    const F v = x[i];
+    const bool low = v <= lo, high = v >= hi;
+    // A value the truncating conversion takes without overflow (NaN -> 0).
+    const F safe = (low || high || v != v) ? F(0) : v;
+    S r = static_cast<S>(safe);
+    r = low ? D::kMin : r;
+    r = high ? D::kMax : r;
+    y[i] = r;
+  }
+}
+
+template <class F>
+ElementwiseKernel FloatToInt(PrimitiveType to) {
+  switch (to) {
+    case PrimitiveType::S8: return &FloatToIntKernel<F, S8T>;
+    case PrimitiveType::S16: return &FloatToIntKernel<F, S16T>;
+    case PrimitiveType::S32: return &FloatToIntKernel<F, S32T>;
+    case PrimitiveType::S64: return &FloatToIntKernel<F, S64T>;
+    case PrimitiveType::U8: return &FloatToIntKernel<F, U8T>;
+    case PrimitiveType::U16: return &FloatToIntKernel<F, U16T>;
+    case PrimitiveType::U32: return &FloatToIntKernel<F, U32T>;
+    case PrimitiveType::U64: return &FloatToIntKernel<F, U64T>;
+    default: return nullptr;  // sub-byte integers, pred, floats: ConvertFrom
+  }
+}
+
 }  // namespace
 
 ElementwiseKernel SelectConvertFromWideFloat(PrimitiveType from, PrimitiveType to) {
@@ -25,6 +64,10 @@ ElementwiseKernel SelectConvertFromWideFloat(PrimitiveType from, PrimitiveType t
   if (from == PrimitiveType::F32 && to == PrimitiveType::F16) return &EncodeKernel<F16T>;
   if (from == PrimitiveType::BF16 && to == PrimitiveType::F32) return &DecodeKernel<BF16T>;
   if (from == PrimitiveType::F16 && to == PrimitiveType::F32) return &DecodeKernel<F16T>;
+  if (from == PrimitiveType::F32)
+    if (ElementwiseKernel k = FloatToInt<float>(to)) return k;
+  if (from == PrimitiveType::F64)
+    if (ElementwiseKernel k = FloatToInt<double>(to)) return k;
   switch (from) {
 #define HLO_CASE(E, Tr) \
   case PrimitiveType::E: return ConvertFrom<Tr>(to);
