@@ -1,5 +1,8 @@
 #include "backend_cpu/ew_convert.h"
 
+#include <algorithm>
+#include <type_traits>
+
 namespace hlo::cpu::ew {
 namespace {
 
@@ -18,7 +21,7 @@ void DecodeKernel(const void* const* in, void* out, int64_t begin, int64_t end, 
                  end - begin);
 }
 
-// f32/f64 -> integer, XLA's truncation toward zero saturating to the
+// f32/f64 (and bf16/f16 through f32) -> integer, XLA's truncation toward zero saturating to the
 // destination's range with NaN -> 0 (SaturatingFloatToInt), written as
 // selects so that the loop vectorises in its ISA clones: the element-wise
 // form with early returns ran one element at a time (f32 -> s8 of 4M
@@ -42,17 +45,38 @@ HLO_EW_CLONES void FloatToIntKernel(const void* const* in, void* out, int64_t be
   }
 }
 
-template <class F>
+// bf16/f16 -> integer: tiles decoded to f32 (exactly), then the f32 loop.
+template <class T, class D>
+void NarrowToIntKernel(const void* const* in, void* out, int64_t begin, int64_t end, const KernelParams& p) {
+  alignas(64) float xs[kTile];
+  const void* tile[1] = {xs};
+  for (int64_t t0 = begin; t0 < end; t0 += kTile) {
+    const int64_t n = std::min(kTile, end - t0);
+    DecodeSpanV<T>(static_cast<const typename T::Storage*>(in[0]) + t0, xs, n);
+    FloatToIntKernel<float, D>(tile, static_cast<typename D::Storage*>(out) + t0, 0, n, p);
+  }
+}
+
+// S: float, double, or BF16T / F16T (through f32 tiles).
+template <class S>
 ElementwiseKernel FloatToInt(PrimitiveType to) {
+  auto pick = [](auto d) -> ElementwiseKernel {
+    using D = decltype(d);
+    if constexpr (std::is_same_v<S, float> || std::is_same_v<S, double>) {
+      return &FloatToIntKernel<S, D>;
+    } else {
+      return &NarrowToIntKernel<S, D>;
+    }
+  };
   switch (to) {
-    case PrimitiveType::S8: return &FloatToIntKernel<F, S8T>;
-    case PrimitiveType::S16: return &FloatToIntKernel<F, S16T>;
-    case PrimitiveType::S32: return &FloatToIntKernel<F, S32T>;
-    case PrimitiveType::S64: return &FloatToIntKernel<F, S64T>;
-    case PrimitiveType::U8: return &FloatToIntKernel<F, U8T>;
-    case PrimitiveType::U16: return &FloatToIntKernel<F, U16T>;
-    case PrimitiveType::U32: return &FloatToIntKernel<F, U32T>;
-    case PrimitiveType::U64: return &FloatToIntKernel<F, U64T>;
+    case PrimitiveType::S8: return pick(S8T{});
+    case PrimitiveType::S16: return pick(S16T{});
+    case PrimitiveType::S32: return pick(S32T{});
+    case PrimitiveType::S64: return pick(S64T{});
+    case PrimitiveType::U8: return pick(U8T{});
+    case PrimitiveType::U16: return pick(U16T{});
+    case PrimitiveType::U32: return pick(U32T{});
+    case PrimitiveType::U64: return pick(U64T{});
     default: return nullptr;  // sub-byte integers, pred, floats: ConvertFrom
   }
 }
@@ -68,6 +92,10 @@ ElementwiseKernel SelectConvertFromWideFloat(PrimitiveType from, PrimitiveType t
     if (ElementwiseKernel k = FloatToInt<float>(to)) return k;
   if (from == PrimitiveType::F64)
     if (ElementwiseKernel k = FloatToInt<double>(to)) return k;
+  if (from == PrimitiveType::BF16)
+    if (ElementwiseKernel k = FloatToInt<BF16T>(to)) return k;
+  if (from == PrimitiveType::F16)
+    if (ElementwiseKernel k = FloatToInt<F16T>(to)) return k;
   switch (from) {
 #define HLO_CASE(E, Tr) \
   case PrimitiveType::E: return ConvertFrom<Tr>(to);
