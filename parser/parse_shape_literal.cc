@@ -532,8 +532,9 @@ absl::Status Parser::ParseArrayLiteral(const Shape& shape, Literal* literal) {
         return ErrorAtTok(absl::StrCat("expects nested array in rank ", rank,
                                        ", but sees larger (too many '{')"));
       if (level > 0) {
-        if (!is_dynamic && count[level - 1] >= shape.dim(level - 1))
-          return ErrorAtTok(TooMany(level - 1));
+        // A dynamic dimension may hold fewer elements than its bound, never
+        // more (the storage is sized by the bounds).
+        if (count[level - 1] >= shape.dim(level - 1)) return ErrorAtTok(TooMany(level - 1));
         index[level - 1] = count[level - 1];
       }
       count[level] = 0;
