@@ -736,6 +736,31 @@ struct RowRef {
   uint8_t* At(int64_t r0) const { return const_cast<uint8_t*>(base) + r0 * stride; }
 };
 
+// Operand j of an elementwise step when it is the same for every block:
+// one element of a whole value (a scalar-operand kernel) or a splat in the
+// thread's scratch; nullptr when it is a row value read block by block.
+const uint8_t* FixedOperand(const FusionPlan& plan, const Step& step, size_t j,
+                            absl::Span<const Literal* const> whole, const uint8_t* scratch) {
+  if (step.scalar_of[j] >= 0) return whole[step.scalar_of[j]]->data();
+  if (step.splat[j] >= 0) return scratch + plan.splats[step.splat[j]].offset;
+  return nullptr;
+}
+
+// The output a step writes in place (its value is an output and outputs are
+// not streamed), or -1.
+int InPlaceOutput(const FusionPlan& plan, const Step& step) {
+  return plan.stream_outputs ? -1 : plan.output_index[step.out];
+}
+
+// Where a step writes its block: in place in the result (InPlaceOutput),
+// else its scratch slot.
+RowRef DestinationOf(const FusionPlan& plan, const Step& step, absl::Span<uint8_t* const> out_data,
+                     uint8_t* scratch) {
+  const int out_index = InPlaceOutput(plan, step);
+  return out_index >= 0 ? RowRef{out_data[out_index], plan.RowBytes(step.out)}
+                        : RowRef{scratch + plan.offset[step.out], 0};
+}
+
 // Rows [begin, end) of a lean plan (FusionPlan::lean): the pointers of
 // every step are resolved once, so a block costs one kernel call per step.
 // Same kernels, same blocks and order as the general loop: same values.
@@ -763,14 +788,12 @@ void RunLeanBlocks(const FusionPlan& plan, absl::Span<const Literal* const> whol
       ref[step.out] = ref[step.in[0]];
       continue;
     }
-    const int out_index = plan.stream_outputs ? -1 : plan.output_index[step.out];
-    ref[step.out] = out_index >= 0 ? RowRef{out_data[out_index], plan.RowBytes(step.out)}
-                                   : RowRef{scratch + plan.offset[step.out], 0};
+    ref[step.out] = DestinationOf(plan, step, out_data, scratch);
     LeanStep l{step.kernel, &step.params, plan.row_elems[step.out], step.in.size(), {}, ref[step.out]};
-    for (size_t j = 0; j < step.in.size(); ++j)
-      l.in[j] = step.scalar_of[j] >= 0 ? RowRef{whole[step.scalar_of[j]]->data(), 0}
-                : step.splat[j] >= 0   ? RowRef{scratch + plan.splats[step.splat[j]].offset, 0}
-                                       : ref[step.in[j]];
+    for (size_t j = 0; j < step.in.size(); ++j) {
+      const uint8_t* fixed = FixedOperand(plan, step, j, whole, scratch);
+      l.in[j] = fixed != nullptr ? RowRef{fixed, 0} : ref[step.in[j]];
+    }
     lean.push_back(l);
   }
   for (int64_t r0 = begin; r0 < end; r0 += plan.block_rows) {
@@ -875,16 +898,16 @@ absl::StatusOr<Literal> RunFusionPlan(const FusionPlan& plan, const Instruction&
         if (s.read_by_rows[p]) ptr[p] = whole[p]->data() + r0 * plan.RowBytes(p);
       for (const Step& step : plan.steps) {
         // Without streaming, outputs are computed in place in the result.
-        const int out_index = plan.stream_outputs ? -1 : plan.output_index[step.out];
+        const int out_index = InPlaceOutput(plan, step);
         const int64_t row_bytes = plan.RowBytes(step.out);
-        uint8_t* dst = out_index >= 0 ? out_data[out_index] + r0 * row_bytes : scratch + plan.offset[step.out];
+        uint8_t* dst = DestinationOf(plan, step, out_data, scratch).At(r0);
         switch (step.kind) {
           case StepKind::kElementwise:
             ins.clear();
-            for (size_t j = 0; j < step.in.size(); ++j)
-              ins.push_back(step.scalar_of[j] >= 0 ? whole[step.scalar_of[j]]->data()
-                            : step.splat[j] >= 0   ? scratch + plan.splats[step.splat[j]].offset
-                                                   : ptr[step.in[j]]);
+            for (size_t j = 0; j < step.in.size(); ++j) {
+              const uint8_t* fixed = FixedOperand(plan, step, j, whole, scratch);
+              ins.push_back(fixed != nullptr ? fixed : ptr[step.in[j]]);
+            }
             if (!step.per_row) {
               step.kernel(ins.data(), dst, 0, m * plan.row_elems[step.out], step.params);
               break;
@@ -894,7 +917,7 @@ absl::StatusOr<Literal> RunFusionPlan(const FusionPlan& plan, const Instruction&
               // row scalar is one element per row.
               for (size_t j = 0; j < step.in.size(); ++j) {
                 const int p = step.in[j];
-                if (step.splat[j] < 0 && step.scalar_of[j] < 0 && !plan.invariant_row[p])
+                if (FixedOperand(plan, step, j, whole, scratch) == nullptr && !plan.invariant_row[p])
                   ins[j] = ptr[p] + r * (plan.row_scalar[p] ? plan.elem_bytes[p] : plan.RowBytes(p));
               }
               step.kernel(ins.data(), dst + r * row_bytes, 0, plan.row_elems[step.out], step.params);
