@@ -5,17 +5,20 @@
 #include <cstdlib>
 #include <mutex>
 
+#include "backend_cpu/thread_pool.h"
 #include "oneapi/dnnl/dnnl.h"
 
 namespace hlo::cpu {
 namespace {
 
-// GOMP_SPINCOUNT when the user set neither it nor OMP_WAIT_POLICY. At 3000
-// a MobileNet at 2 threads ran either 2.7 or 5.5 ms per run depending on
-// the run (the two pools' threads meeting on one core), at 300 and 0 it
-// stays at 4.0-4.3 ms (median; 4.1-4.6 before), and resnet34's block keeps
-// its gain at 300 (docs/performance.md).
-constexpr const char* kSpinCount = "300";
+// GOMP_SPINCOUNT when the user set neither it nor OMP_WAIT_POLICY: about
+// 115 us of polling here (one poll about 12 ns), as long as the pool's own
+// workers poll (thread_pool.cc), since libgomp's team runs the pool's jobs
+// once it is loaded. libgomp's default (300000, milliseconds) held a core
+// long after the last region; at 300 the team slept between two ops and
+// paid a wake-up per op (MobileNet at 2 threads, median 2.6 ms at 10000,
+// 3.4 at 300; docs/performance.md, "One team of threads").
+constexpr const char* kSpinCount = "10000";
 
 void* Open() {
   if (std::getenv("GOMP_SPINCOUNT") == nullptr && std::getenv("OMP_WAIT_POLICY") == nullptr)
@@ -39,11 +42,29 @@ F Lookup(const char* name) {
   return handle == nullptr ? nullptr : reinterpret_cast<F>(dlsym(handle, name));
 }
 
+// GOMP_parallel of the libgomp libdnnl loaded, as a TeamRunner.
+void RunOnGompTeam(void (*body)(void*), void* data, unsigned threads) {
+  static const auto parallel = Lookup<void (*)(void (*)(void*), void*, unsigned, unsigned)>("GOMP_parallel");
+  parallel(body, data, threads, /*flags=*/0);
+}
+
+bool Load() {
+  if (Handle() == nullptr || Lookup<void*>("dnnl_primitive_execute") == nullptr ||
+      Lookup<void*>("omp_set_num_threads") == nullptr)
+    return false;
+#if !defined(__SANITIZE_THREAD__)
+  // From here on the pool's jobs run on libgomp's team too (thread_pool.h,
+  // SetTeamRunner). Not under ThreadSanitizer, which does not see
+  // libgomp's (uninstrumented) barriers.
+  if (Lookup<void*>("GOMP_parallel") != nullptr) SetTeamRunner(&RunOnGompTeam);
+#endif
+  return true;
+}
+
 }  // namespace
 
 bool OneDnnLoaded() {
-  static const bool loaded = Handle() != nullptr && Lookup<void*>("dnnl_primitive_execute") != nullptr &&
-                             Lookup<void*>("omp_set_num_threads") != nullptr;
+  static const bool loaded = Load();
   return loaded;
 }
 

@@ -1,18 +1,19 @@
 // oneDNN (and the OpenMP runtime it brings) loaded at first use.
 //
-// Debian's libdnnl runs on libgomp, whose worker threads spin after every
-// parallel region for GOMP_SPINCOUNT iterations (300000 by default, read
-// once, when libgomp is loaded). On a machine with as many threads as
-// cores, those spinning workers take the cores our own pool's workers need
-// for the ops between two convolutions: resnet34's block at 2 threads ran
-// 1.09x faster with the spin cut to a few thousand iterations. A program linked against libdnnl
-// loads libgomp before main, too early to set that; so libdnnl is opened
-// with dlopen when the first convolution needs it, after setting
-// GOMP_SPINCOUNT=300 in the environment unless the user set it or
-// OMP_WAIT_POLICY. The dnnl_* functions conv_onednn.cc calls are defined
-// here (hidden: never exported) and forward to the loaded library; the two
-// OpenMP calls it makes go through OmpSetNumThreads/OmpGetMaxThreads.
-// Without libdnnl at run time the convolutions take the im2col path.
+// Debian's libdnnl runs on libgomp, whose team of worker threads spins
+// after every parallel region for GOMP_SPINCOUNT iterations (300000 by
+// default, read once, when libgomp is loaded). Two sets of workers, the
+// pool's and libgomp's, on as many cores as threads took each other's
+// cores. So once libdnnl is loaded, the pool's jobs run on libgomp's team
+// too (thread_pool.h, SetTeamRunner): one set of threads; and libdnnl is
+// opened with dlopen when the first convolution needs it, after setting
+// GOMP_SPINCOUNT (onednn_loader.cc, kSpinCount) in the environment unless
+// the user set it or OMP_WAIT_POLICY; a program linked against libdnnl
+// would load libgomp before main, too early for that. The dnnl_* functions
+// conv_onednn.cc calls are defined here (hidden: never exported) and
+// forward to the loaded library; the two OpenMP calls it makes go through
+// OmpSetNumThreads/OmpGetMaxThreads. Without libdnnl at run time the
+// convolutions take the im2col path.
 #pragma once
 
 namespace hlo::cpu {

@@ -104,10 +104,18 @@ class Pool {
     Start(std::max(1, width));
   }
 
+  void SetTeamRunner(TeamRunner runner) { team_runner_.store(runner, std::memory_order_release); }
+
   // Runs the job on the pool if the pool is free; false if it is busy.
   bool TryRun(Job& job) {
     std::unique_lock<std::mutex> owner(owner_mu_, std::try_to_lock);
     if (!owner.owns_lock() || workers_.empty()) return false;
+    if (TeamRunner runner = team_runner_.load(std::memory_order_acquire)) {
+      // Every team thread (the caller is one) claims blocks until none is
+      // left; the runner returns after all of them.
+      runner(&RunOnTeamThread, &job, static_cast<unsigned>(width_));
+      return true;
+    }
     {
       std::lock_guard<std::mutex> lock(mu_);
       job_ = &job;
@@ -180,6 +188,14 @@ class Pool {
     }
   }
 
+  static void RunOnTeamThread(void* data) {
+    Job* job = static_cast<Job*>(data);
+    RegionGuard guard;
+    ScopedFloatMode mode(job->float_mode);
+    job->RunBlocks();
+  }
+
+  std::atomic<TeamRunner> team_runner_{nullptr};
   std::mutex owner_mu_;  // held by the thread that owns the pool for one job
   std::mutex mu_;
   std::condition_variable cv_work_;
@@ -217,6 +233,7 @@ int64_t ParallelForNumBlocks(int64_t n, int64_t min_block) {
 int ThreadPoolWidth() { return GlobalPool().width(); }
 void SetThreadPoolWidth(int width) { GlobalPool().SetWidth(width); }
 bool InParallelRegion() { return tls_in_parallel_region; }
+void SetTeamRunner(TeamRunner runner) { GlobalPool().SetTeamRunner(runner); }
 
 void ParallelFor(int64_t n, int64_t min_block, absl::FunctionRef<void(int64_t, int64_t)> fn) {
   if (n <= 0) return;

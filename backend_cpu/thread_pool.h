@@ -39,6 +39,17 @@ void SetThreadPoolWidth(int width);
 // True on a thread that is currently running a ParallelFor body.
 bool InParallelRegion();
 
+// A thread team of another runtime that runs ParallelFor's blocks in place
+// of the pool's own workers: it calls body(data) once on each of `threads`
+// threads, the calling thread among them, and returns when every call has
+// returned. Installed once libgomp is loaded (onednn_loader.cc): oneDNN's
+// convolutions run on libgomp's team, and two sets of workers on as many
+// cores as threads took each other's cores (docs/performance.md, "One team
+// of threads"). nullptr: the pool's workers. Blocks are the same either
+// way, so are results.
+using TeamRunner = void (*)(void (*body)(void*), void* data, unsigned threads);
+void SetTeamRunner(TeamRunner runner);
+
 // Runs fn(begin, end) for every block of [0, n). Returns when all blocks
 // are done. fn must not throw.
 void ParallelFor(int64_t n, int64_t min_block, absl::FunctionRef<void(int64_t, int64_t)> fn);

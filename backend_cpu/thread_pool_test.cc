@@ -218,5 +218,76 @@ TEST(ThreadPoolTest, BackToBackSmallJobsWhileWorkersPoll) {
   EXPECT_TRUE(second_on_worker.load());
 }
 
+// A stand-in for libgomp's GOMP_parallel: body(data) on the caller and on
+// threads - 1 other threads, returning when all have returned. The other
+// threads start in the float mode of the process before the test (as
+// libgomp's threads keep the mode they were created in; a new thread
+// would inherit the caller's).
+std::atomic<int> team_calls{0};
+uint32_t team_start_mode = 0;
+void FakeTeam(void (*body)(void*), void* data, unsigned threads) {
+  team_calls.fetch_add(1);
+  std::vector<std::thread> others;
+  for (unsigned t = 1; t < threads; ++t)
+    others.emplace_back([=] {
+      ScopedFloatMode start(team_start_mode);
+      body(data);
+    });
+  body(data);
+  for (auto& t : others) t.join();
+}
+
+// Restores the pool's own workers at the end of a test.
+struct TeamGuard {
+  ~TeamGuard() { SetTeamRunner(nullptr); }
+};
+
+// With a team runner installed, jobs run on its threads: the same blocks
+// (so the same bits), each exactly once, in the caller's float mode, and a
+// ParallelFor inside a block still runs inline.
+TEST(ThreadPoolTest, JobsRunOnAnInstalledTeam) {
+  WidthGuard guard;
+  TeamGuard team;
+  SetThreadPoolWidth(3);
+  team_start_mode = CurrentFloatMode();
+  std::vector<float> v(200003);
+  for (size_t i = 0; i < v.size(); ++i) v[i] = std::sin(static_cast<float>(i)) * 1e3f;
+  SetTeamRunner(nullptr);
+  const float pool_sum = BlockedSum(v, 1000);
+  SetTeamRunner(&FakeTeam);
+  team_calls = 0;
+  const float team_sum = BlockedSum(v, 1000);
+  EXPECT_EQ(team_calls.load(), 1);
+  uint32_t a, b;
+  std::memcpy(&a, &pool_sum, 4);
+  std::memcpy(&b, &team_sum, 4);
+  EXPECT_EQ(a, b);
+
+  std::vector<std::atomic<int>> hits(5000);
+  std::atomic<int> nested_inline{0}, on_other_thread{0}, flushed{0};
+  const std::thread::id me = std::this_thread::get_id();
+  {
+    ScopedFlushDenormals flush;
+    ParallelFor(5000, 7, [&](int64_t b, int64_t e) {
+      for (int64_t i = b; i < e; ++i) hits[i].fetch_add(1);
+      volatile float tiny = 1e-39f, one = 1.0f;
+      if (tiny * one == 0.0f) flushed.fetch_add(1);
+      if (std::this_thread::get_id() != me) on_other_thread.fetch_add(1);
+      const std::thread::id inner = std::this_thread::get_id();
+      ParallelFor(4, 1, [&](int64_t, int64_t) {
+        if (std::this_thread::get_id() == inner) nested_inline.fetch_add(1);
+      });
+      std::this_thread::sleep_for(std::chrono::microseconds(20));
+    });
+  }
+  const int blocks = static_cast<int>(ParallelForNumBlocks(5000, 7));
+  for (auto& h : hits) EXPECT_EQ(h.load(), 1);
+  EXPECT_EQ(flushed.load(), blocks);
+  EXPECT_EQ(nested_inline.load(), 4 * blocks);
+  EXPECT_GT(on_other_thread.load(), 0) << "no block ran on a team thread: the test checked nothing";
+  EXPECT_EQ(team_calls.load(), 2);
+  EXPECT_FALSE(InParallelRegion());
+}
+
 }  // namespace
 }  // namespace hlo::cpu
