@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
 #include "absl/strings/str_join.h"
 #include "backend_cpu/executor.h"
 #include "backend_cpu/fft_config.h"
@@ -661,6 +662,66 @@ TEST(LinalgConv, LayoutsAndChunksExact) {
     s.lay = lay;
     CheckConvExact(s, 52);
   }
+}
+
+// Batch groups with one output feature each (a depthwise weight gradient:
+// conv_batch_grouped.h's direct kernel): whole vectors of groups and a
+// partial one (40 = 16 + 16 + 8 f32 lanes, 8 + 8 + 8 + 8 + 8 f64 ones),
+// two output batches, more output positions than one tile holds, strides,
+// dilations, reversal and padding on every layout; exact on integer
+// values, and the same bits at 1, 2 and 3 threads.
+TEST(LinalgConv, BatchGroupsOneFeatureEachExact) {
+  std::vector<ConvSpec> specs;
+  for (const std::string lay : {"nchw", "nhwc", "odd"}) {
+    ConvSpec g = Spec2D(80, 3, 40, 9, 11, 3, 1, 1, lay);
+    g.bg = 40;
+    specs.push_back(g);
+    g = Spec2D(40, 2, 40, 12, 10, 5, 2, 2, lay);
+    g.bg = 40;
+    g.rd = {2, 1};
+    g.ld = {1, 2};
+    g.rev = {1, 0};
+    g.lo = {3, -1};
+    specs.push_back(g);
+  }
+  ConvSpec s;  // 1-D, 17 groups
+  s.n = 17, s.c = 4, s.o = 17, s.bg = 17;
+  s.in = {30};
+  s.ks = {7};
+  s.stride = {1};
+  s.lo = {2};
+  s.hi = {0};
+  s.ld = {1};
+  s.rd = {3};
+  s.rev = {0};
+  s.lay = "nhwc";
+  specs.push_back(s);
+  const int saved = ThreadPoolWidth();
+  uint64_t seed = 60;
+  for (const ConvSpec& spec : specs) {
+    for (const std::string type : {"f32", "f64"}) {
+      std::mt19937_64 rng(seed++);
+      std::vector<int64_t> id = {spec.n, spec.c}, kd = {spec.o, spec.c};
+      id.insert(id.end(), spec.in.begin(), spec.in.end());
+      kd.insert(kd.end(), spec.ks.begin(), spec.ks.end());
+      const std::vector<double> x = RandomVals("s8", Prod(id), rng), w = RandomVals("s8", Prod(kd), rng);
+      ConvProblem p = MakeConv(spec, x, w);
+      p.hlo = absl::StrReplaceAll(p.hlo, {{"f32", type}});
+      std::vector<std::vector<uint8_t>> bytes;
+      for (int width : {1, 2, 3}) {
+        SetThreadPoolWidth(width);
+        Literal r = RunHlo(p.hlo, {LitText(type, p.idims, x), LitText(type, p.kdims, w)});
+        ASSERT_TRUE(r.shape().IsArray()) << p.hlo;
+        bytes.emplace_back(r.data(), r.data() + r.size_bytes());
+        const std::vector<double> got = Values(r);
+        ASSERT_EQ(got.size(), p.ref.size());
+        for (size_t i = 0; i < got.size(); ++i) ASSERT_EQ(got[i], p.ref[i]) << "element " << i << " of\n" << p.hlo;
+      }
+      EXPECT_EQ(bytes[0], bytes[1]) << p.hlo;
+      EXPECT_EQ(bytes[0], bytes[2]) << p.hlo;
+    }
+  }
+  SetThreadPoolWidth(saved);
 }
 
 // The result bytes are the same for every pool width.

@@ -24,6 +24,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "backend_cpu/conv_batch_grouped.h"
 #include "backend_cpu/conv_onednn_literal.h"
 #include "backend_cpu/dot_skinny.h"
 #include "backend_cpu/ew_narrow_blocks.h"
@@ -1192,6 +1193,193 @@ int64_t BlasLd(int64_t stride, int64_t rows, int64_t cols) {
 // Target im2col block size in elements (fits L2 with the GEMM's packing).
 constexpr int64_t kConvColTarget = int64_t{1} << 17;
 
+// A batch-grouped convolution with one output feature per group and no
+// feature groups (a depthwise weight gradient) through the direct kernel
+// of conv_batch_grouped.h: operands packed groups-minor (converted to T),
+// the taps table from the window. False when the taps table would be too
+// large; the GEMM path then runs.
+template <typename T>
+bool BatchGroupedDirect(const Literal& lhs, const Literal& ker, const ConvolutionDimensionNumbers& dn,
+                        const Window& window, const Shape& out_shape, int64_t G, Literal* result) {
+  const Shape& ls = lhs.shape();
+  const Shape& kshape = ker.shape();
+  const int64_t ns = static_cast<int64_t>(dn.input_spatial_dimensions.size());
+  const std::vector<int64_t> lst = UntiledStrides(ls), kst = UntiledStrides(kshape);
+  const int64_t C = ls.dim(dn.input_feature_dimension), Nb = ls.dim(dn.input_batch_dimension) / G;
+  std::vector<int64_t> is(ns), os(ns), ks(ns);
+  int64_t IS = 1, P = 1, KS = 1;
+  for (int64_t d = 0; d < ns; ++d) {
+    is[d] = ls.dim(dn.input_spatial_dimensions[d]);
+    os[d] = out_shape.dim(dn.output_spatial_dimensions[d]);
+    ks[d] = kshape.dim(dn.kernel_spatial_dimensions[d]);
+    IS *= is[d];
+    P *= os[d];
+    KS *= ks[d];
+  }
+  if (KS * P > (int64_t{1} << 26)) return false;
+  // taps[w][p]: window position w (row-major over ks), output position p.
+  std::vector<int64_t> taps(KS * P);
+  std::vector<int64_t> k(ns), o(ns);
+  for (int64_t w = 0; w < KS; ++w) {
+    for (int64_t d = ns - 1, r = w; d >= 0; --d) {
+      k[d] = r % ks[d];
+      r /= ks[d];
+    }
+    for (int64_t p = 0; p < P; ++p) {
+      int64_t r = p, flat = 0, scale = 1;
+      for (int64_t d = ns - 1; d >= 0; --d) {
+        o[d] = r % os[d];
+        r /= os[d];
+        const WindowDimension& wd = window.dimensions[d];
+        int64_t v = o[d] * wd.stride - wd.padding_low + k[d] * wd.window_dilation;
+        if (wd.base_dilation > 1) v = v % wd.base_dilation == 0 ? v / wd.base_dilation : -1;
+        if (v < 0 || v >= is[d] || flat < 0) {
+          flat = -1;  // padding: the zero position IS below
+        } else {
+          flat += v * scale;
+        }
+        scale *= is[d];
+      }
+      taps[w * P + p] = flat < 0 ? IS : flat;
+    }
+  }
+  const PrimitiveType rt = out_shape.element_type();
+  constexpr int64_t V = kBatchGroupLanes<T>;
+  const int64_t chunks = (G + V - 1) / V;
+  // Rows of n <= V groups gathered from `lit` (sizes/strides end with the
+  // group dim) into rows of V, the lanes past n zero. A literal that holds
+  // T already is copied row by row (the rows are short: a generic gather
+  // spent more time per row than the convolution per element).
+  const PrimitiveType native = std::is_same_v<T, float> ? PrimitiveType::F32 : PrimitiveType::F64;
+  auto gather_chunk = [&](const Literal& lit, PrimitiveType lit_rt, int64_t base, std::vector<int64_t> sizes,
+                          const std::vector<int64_t>& strides, int64_t n, T* dst, int64_t rows) {
+    const int64_t nd = static_cast<int64_t>(sizes.size()) - 1;
+    if (lit.shape().element_type() == native && lit_rt == native) {
+      const T* from = reinterpret_cast<const T*>(lit.data());
+      const int64_t gs = strides.back();
+      std::vector<int64_t> idx(nd, 0);
+      int64_t off = base;
+      for (int64_t r = 0; r < rows; ++r) {
+        T* d = dst + r * V;
+        if (gs == 1 && n == V) {
+          std::memcpy(d, from + off, V * sizeof(T));
+        } else {
+          for (int64_t j = 0; j < n; ++j) d[j] = from[off + j * gs];
+          std::fill(d + n, d + V, T(0));
+        }
+        for (int64_t k = nd - 1; k >= 0; --k) {  // next position, row-major
+          off += strides[k];
+          if (++idx[k] < sizes[k]) break;
+          off -= strides[k] * sizes[k];
+          idx[k] = 0;
+        }
+      }
+      return;
+    }
+    sizes.back() = n;
+    if (n == V) {
+      Gather<T>(lit, base, sizes, strides, lit_rt, dst);
+      return;
+    }
+    std::vector<T> tmp(rows * n);
+    Gather<T>(lit, base, sizes, strides, lit_rt, tmp.data());
+    for (int64_t r = 0; r < rows; ++r) {
+      std::copy(tmp.data() + r * n, tmp.data() + (r + 1) * n, dst + r * V);
+      std::fill(dst + r * V + n, dst + (r + 1) * V, T(0));
+    }
+  };
+  // Narrow-float operands of the result's type are decoded once, whole and
+  // in parallel: the gathered rows are only V elements long, and decoding
+  // them row by row took three times as long as the convolution.
+  Literal decoded[2];
+  auto decode = [&](const Literal& lit, Literal* copy, PrimitiveType* lit_rt) -> const Literal& {
+    *lit_rt = rt;
+    if constexpr (std::is_same_v<T, float>) {
+      if (lit.shape().element_type() == rt && IsBlockConvertible(rt) && NarrowBlockConversionEnabled()) {
+        Shape f32 = lit.shape();
+        f32.set_element_type(PrimitiveType::F32);
+        *copy = Literal::Uninitialized(f32);
+        float* dst = reinterpret_cast<float*>(copy->data());
+        const uint8_t* from = lit.data();
+        const int eb = lit.element_bytes();
+        ParallelFor(lit.physical_count(), 1 << 16, [&](int64_t i0, int64_t i1) {
+          NarrowToF32(rt, from + i0 * eb, dst + i0, i1 - i0);
+        });
+        *lit_rt = PrimitiveType::F32;
+        return *copy;
+      }
+    }
+    return lit;
+  };
+  PrimitiveType lhs_rt, ker_rt;
+  const Literal& lhs_t = decode(lhs, &decoded[0], &lhs_rt);
+  const Literal& ker_t = decode(ker, &decoded[1], &ker_rt);
+  // in [chunk][Nb][C][is... + one position of zeros][V]: group g of output
+  // batch b reads input batch g * Nb + b.
+  ScratchVector<T> in(chunks * Nb * C * (IS + 1) * V);
+  {
+    std::vector<int64_t> sizes(is), strides;
+    for (int64_t d = 0; d < ns; ++d) strides.push_back(lst[dn.input_spatial_dimensions[d]]);
+    const int64_t bs = lst[dn.input_batch_dimension], cs = lst[dn.input_feature_dimension];
+    sizes.push_back(V);
+    strides.push_back(Nb * bs);
+    ParallelFor(chunks * Nb * C, 1, [&](int64_t s0, int64_t s1) {
+      for (int64_t s = s0; s < s1; ++s) {
+        const int64_t chunk = s / (Nb * C), b = (s / C) % Nb, c = s % C;
+        T* slice = in.data() + s * (IS + 1) * V;
+        gather_chunk(lhs_t, lhs_rt, (chunk * V * Nb + b) * bs + c * cs, sizes, strides, std::min(V, G - chunk * V), slice,
+                     IS);
+        std::fill(slice + IS * V, slice + (IS + 1) * V, T(0));
+      }
+    });
+  }
+  // kernel [chunk][C][ks...][V], window reversal applied.
+  ScratchVector<T> w(chunks * C * KS * V);
+  {
+    int64_t base = 0;
+    std::vector<int64_t> sizes = {C}, strides = {kst[dn.kernel_input_feature_dimension]};
+    for (int64_t d = 0; d < ns; ++d) {
+      const int64_t s = kst[dn.kernel_spatial_dimensions[d]];
+      sizes.push_back(ks[d]);
+      if (window.dimensions[d].window_reversal) {
+        base += (ks[d] - 1) * s;
+        strides.push_back(-s);
+      } else {
+        strides.push_back(s);
+      }
+    }
+    const int64_t os_ = kst[dn.kernel_output_feature_dimension];
+    sizes.push_back(V);
+    strides.push_back(os_);
+    ParallelFor(chunks, 1, [&](int64_t c0, int64_t c1) {
+      for (int64_t chunk = c0; chunk < c1; ++chunk)
+        gather_chunk(ker_t, ker_rt, base + chunk * V * os_, sizes, strides, std::min(V, G - chunk * V),
+                     w.data() + chunk * C * KS * V, C * KS);
+    });
+  }
+  ScratchVector<T> out(Nb * P * G);
+  BatchGroupedConvolution<T>(in.data(), w.data(), taps.data(), Nb, C, IS, KS, P, G, out.data());
+  // out [Nb][P][G] -> the result's row-major order.
+  std::vector<int64_t> pstr(ns + 2);
+  pstr[dn.output_batch_dimension] = P * G;
+  pstr[dn.output_feature_dimension] = 1;
+  int64_t acc_s = G;
+  for (int64_t d = ns - 1; d >= 0; --d) {
+    pstr[dn.output_spatial_dimensions[d]] = acc_s;
+    acc_s *= os[d];
+  }
+  *result = RowMajorUninitialized(out_shape);
+  if (IsNative(rt, static_cast<const T*>(nullptr))) {
+    StridedToRowMajor<T>(out.data(), out_shape.dims(), pstr, reinterpret_cast<T*>(result->data()));
+  } else {
+    ScratchVector<T> res(out_shape.ElementCount());
+    StridedToRowMajor<T>(out.data(), out_shape.dims(), pstr, res.data());
+    Store<T>(res.data(), *result);
+  }
+  *result = ToLayout(std::move(*result), out_shape.layout());
+  return true;
+}
+
 }  // namespace
 
 absl::StatusOr<Literal> LinalgEvalConvolution(const Instruction& instr,
@@ -1255,6 +1443,11 @@ absl::StatusOr<Literal> LinalgEvalConvolution(const Instruction& instr,
   const Literal& lhs = Untiled(*operands[0], &ltmp);
   const Literal& ker = Untiled(*operands[1], &ktmp);
   if (TryOneDnnConvolutionLiterals(instr, *dn, window, lhs, ker, FG, BG, &result)) return result;
+  if (BG > 1 && FG == 1 && O == BG && (*acc == Acc::kF32 || *acc == Acc::kF64)) {
+    const bool done = *acc == Acc::kF32 ? BatchGroupedDirect<float>(lhs, ker, *dn, window, out_shape, BG, &result)
+                                        : BatchGroupedDirect<double>(lhs, ker, *dn, window, out_shape, BG, &result);
+    if (done) return result;
+  }
   const std::vector<int64_t> lst = UntiledStrides(lhs.shape());
   const std::vector<int64_t> kst = UntiledStrides(ker.shape());
 

@@ -63,10 +63,10 @@ double ConvolutionFlops(const Instruction& conv) {
   const int64_t in_feature = dn->kernel_input_feature_dimension;
   if (in_feature >= 0 && in_feature < static_cast<int64_t>(kernel.dims().size()))
     taps *= kernel.dim(in_feature);
-  // A batch-grouped convolution (weight gradients) sums over its groups'
-  // batch slices as well.
-  const int64_t batch_groups = conv.AttrOr<int64_t>("batch_group_count", 1);
-  return 2 * Elements(conv.shape()) * taps * static_cast<double>(std::max<int64_t>(1, batch_groups));
+  // One multiply-add per tap for every output element, batch-grouped or
+  // not: an output element of a batch-grouped convolution (a weight
+  // gradient) reads one batch of its group.
+  return 2 * Elements(conv.shape()) * taps;
 }
 
 double WindowElements(const Instruction& instr) {

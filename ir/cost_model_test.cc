@@ -61,5 +61,21 @@ ENTRY %e (a: f32[8,16], b: f32[16,4], img: f32[2,10,10,3], k: f32[3,3,3,5], c: c
   EXPECT_EQ(ShapeBytes(Find(**m, "t")->shape()), 4 * (32 + 128 + 640 + 8 + 32) + 8 * 1024 + 6);
 }
 
+// A batch-grouped convolution (a depthwise weight gradient as JAX writes
+// it): each output element reads one batch of its group, so 2 flops per
+// kernel tap, not that times the number of groups.
+TEST(CostModelTest, BatchGroupedConvolutionCountsOneBatchPerOutput) {
+  auto m = ParseModule(R"(
+HloModule grads
+ENTRY %e (x: f32[8,56,56,128], g: f32[8,56,56,128]) -> f32[3,3,1,128] {
+  %x = f32[8,56,56,128] parameter(0)
+  %g = f32[8,56,56,128] parameter(1)
+  ROOT %dw = f32[3,3,1,128] convolution(%x, %g), window={size=56x56 pad=1_1x1_1}, dim_labels=f01b_i01o->01bf, batch_group_count=128
+}
+)");
+  ASSERT_TRUE(m.ok()) << m.status();
+  EXPECT_EQ(EstimateCost(*Find(**m, "dw")).flops, 2.0 * (3 * 3 * 128) * (56 * 56 * 8));
+}
+
 }  // namespace
 }  // namespace hlo
