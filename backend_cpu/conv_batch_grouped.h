@@ -1,10 +1,11 @@
-// Internal to backend_cpu: a direct kernel for batch-grouped convolutions
-// with one output feature per batch group (batch_group_count = output
-// features, feature_group_count = 1): the weight gradient of a depthwise
-// convolution, as JAX and TensorFlow write it. The GEMM path gives such a
-// problem one output column per group and gathers every group's input
-// with a stride: a [8,56,56,128] depthwise weight gradient (58 MFLOP) took
-// 60-160 ms that way. Here the groups are the vector lanes.
+// Internal to backend_cpu: a direct kernel for convolutions whose groups
+// have one output feature each, the groups as vector lanes: batch-grouped
+// ones (batch_group_count = output features, no feature groups: the
+// weight gradient of a depthwise convolution, as JAX and TensorFlow write
+// it) and depthwise ones oneDNN declines (lhs dilation: the input
+// gradient of a strided depthwise convolution; f64). The GEMM path gave
+// such a problem one output column per group over a strided gather: a
+// [8,56,56,128] depthwise weight gradient (58 MFLOP) took 60-160 ms.
 #pragma once
 
 #include <cstdint>

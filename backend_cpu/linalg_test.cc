@@ -664,27 +664,66 @@ TEST(LinalgConv, LayoutsAndChunksExact) {
   }
 }
 
-// Batch groups with one output feature each (a depthwise weight gradient:
-// conv_batch_grouped.h's direct kernel): whole vectors of groups and a
-// partial one (40 = 16 + 16 + 8 f32 lanes, 8 + 8 + 8 + 8 + 8 f64 ones),
-// two output batches, more output positions than one tile holds, strides,
-// dilations, reversal and padding on every layout; exact on integer
-// values, and the same bits at 1, 2 and 3 threads.
-TEST(LinalgConv, BatchGroupsOneFeatureEachExact) {
-  std::vector<ConvSpec> specs;
+// `spec` in f32 and f64 on integer values: exact, and the same bits at 1,
+// 2 and 3 threads.
+void CheckConvExactAllWidths(const ConvSpec& spec, uint64_t seed) {
+  const int saved = ThreadPoolWidth();
+  for (const std::string type : {"f32", "f64"}) {
+    std::mt19937_64 rng(seed++);
+    std::vector<int64_t> id = {spec.n, spec.c}, kd = {spec.o, spec.c / spec.fg};
+    id.insert(id.end(), spec.in.begin(), spec.in.end());
+    kd.insert(kd.end(), spec.ks.begin(), spec.ks.end());
+    const std::vector<double> x = RandomVals("s8", Prod(id), rng), w = RandomVals("s8", Prod(kd), rng);
+    ConvProblem p = MakeConv(spec, x, w);
+    p.hlo = absl::StrReplaceAll(p.hlo, {{"f32", type}});
+    std::vector<std::vector<uint8_t>> bytes;
+    for (int width : {1, 2, 3}) {
+      SetThreadPoolWidth(width);
+      Literal r = RunHlo(p.hlo, {LitText(type, p.idims, x), LitText(type, p.kdims, w)});
+      ASSERT_TRUE(r.shape().IsArray()) << p.hlo;
+      bytes.emplace_back(r.data(), r.data() + r.size_bytes());
+      const std::vector<double> got = Values(r);
+      ASSERT_EQ(got.size(), p.ref.size());
+      for (size_t i = 0; i < got.size(); ++i) ASSERT_EQ(got[i], p.ref[i]) << "element " << i << " of\n" << p.hlo;
+    }
+    EXPECT_EQ(bytes[0], bytes[1]) << p.hlo;
+    EXPECT_EQ(bytes[0], bytes[2]) << p.hlo;
+  }
+  SetThreadPoolWidth(saved);
+}
+
+// Groups of one output feature each, the groups as vector lanes
+// (conv_batch_grouped.h): whole vectors of groups and a partial one (40 =
+// 16 + 16 + 8 f32 lanes, 5 x 8 f64 ones), more output positions than one
+// tile holds, strides, dilations, reversal and padding on every layout.
+// Batch groups (a depthwise weight gradient, two output batches) and
+// depthwise convolutions oneDNN declines (lhs dilation: the input
+// gradient of a strided depthwise convolution; f64).
+TEST(LinalgConv, GroupsOfOneFeatureAsLanesExact) {
+  uint64_t seed = 60;
   for (const std::string lay : {"nchw", "nhwc", "odd"}) {
+    SCOPED_TRACE(lay);
     ConvSpec g = Spec2D(80, 3, 40, 9, 11, 3, 1, 1, lay);
     g.bg = 40;
-    specs.push_back(g);
+    CheckConvExactAllWidths(g, seed += 2);
     g = Spec2D(40, 2, 40, 12, 10, 5, 2, 2, lay);
     g.bg = 40;
     g.rd = {2, 1};
     g.ld = {1, 2};
     g.rev = {1, 0};
     g.lo = {3, -1};
-    specs.push_back(g);
+    CheckConvExactAllWidths(g, seed += 2);
+    // Depthwise, lhs dilation 2 (as jax.grad writes the input gradient of
+    // a stride-2 depthwise convolution), asymmetric padding.
+    g = Spec2D(3, 40, 40, 7, 6, 3, 1, 0, lay);
+    g.fg = 40;
+    g.ld = {2, 2};
+    g.lo = {2, 2};
+    g.hi = {1, 1};
+    g.rev = {1, 1};
+    CheckConvExactAllWidths(g, seed += 2);
   }
-  ConvSpec s;  // 1-D, 17 groups
+  ConvSpec s;  // 1-D, 17 batch groups
   s.n = 17, s.c = 4, s.o = 17, s.bg = 17;
   s.in = {30};
   s.ks = {7};
@@ -695,33 +734,39 @@ TEST(LinalgConv, BatchGroupsOneFeatureEachExact) {
   s.rd = {3};
   s.rev = {0};
   s.lay = "nhwc";
-  specs.push_back(s);
-  const int saved = ThreadPoolWidth();
-  uint64_t seed = 60;
-  for (const ConvSpec& spec : specs) {
-    for (const std::string type : {"f32", "f64"}) {
-      std::mt19937_64 rng(seed++);
-      std::vector<int64_t> id = {spec.n, spec.c}, kd = {spec.o, spec.c};
-      id.insert(id.end(), spec.in.begin(), spec.in.end());
-      kd.insert(kd.end(), spec.ks.begin(), spec.ks.end());
-      const std::vector<double> x = RandomVals("s8", Prod(id), rng), w = RandomVals("s8", Prod(kd), rng);
-      ConvProblem p = MakeConv(spec, x, w);
-      p.hlo = absl::StrReplaceAll(p.hlo, {{"f32", type}});
-      std::vector<std::vector<uint8_t>> bytes;
-      for (int width : {1, 2, 3}) {
-        SetThreadPoolWidth(width);
-        Literal r = RunHlo(p.hlo, {LitText(type, p.idims, x), LitText(type, p.kdims, w)});
-        ASSERT_TRUE(r.shape().IsArray()) << p.hlo;
-        bytes.emplace_back(r.data(), r.data() + r.size_bytes());
-        const std::vector<double> got = Values(r);
-        ASSERT_EQ(got.size(), p.ref.size());
-        for (size_t i = 0; i < got.size(); ++i) ASSERT_EQ(got[i], p.ref[i]) << "element " << i << " of\n" << p.hlo;
-      }
-      EXPECT_EQ(bytes[0], bytes[1]) << p.hlo;
-      EXPECT_EQ(bytes[0], bytes[2]) << p.hlo;
+  CheckConvExactAllWidths(s, seed += 2);
+}
+
+// A window covering the whole input (the weight gradient of a 1x1
+// convolution: one matrix product, operands read in place through BLAS's
+// transpose flags or packed, by layout), 2-D and 3-D, several column
+// blocks (O = 70).
+TEST(LinalgConv, WholeWindowIsOneProductExact) {
+  uint64_t seed = 80;
+  for (const std::string lay : {"nchw", "nhwc", "odd"}) {
+    for (const std::string klay : {"oihw", "hwio"}) {
+      SCOPED_TRACE(lay + " " + klay);
+      ConvSpec g = Spec2D(6, 5, 70, 7, 9, 1, 1, 0, lay);
+      g.ks = {7, 9};
+      g.klay = klay;
+      CheckConvExactAllWidths(g, seed += 2);
+      g.stride = {3, 2};  // any stride: one output position
+      g.n = 1;
+      CheckConvExactAllWidths(g, seed += 2);
     }
   }
-  SetThreadPoolWidth(saved);
+  ConvSpec s;
+  s.n = 4, s.c = 3, s.o = 8;
+  s.in = {3, 4, 5};
+  s.ks = {3, 4, 5};
+  s.stride = {1, 1, 1};
+  s.lo = {0, 0, 0};
+  s.hi = {0, 0, 0};
+  s.ld = {1, 1, 1};
+  s.rd = {1, 1, 1};
+  s.rev = {0, 0, 0};
+  s.lay = "nhwc";
+  CheckConvExactAllWidths(s, seed += 2);
 }
 
 // The result bytes are the same for every pool width.

@@ -1181,6 +1181,22 @@ void StridedToRowMajor(const T* src, absl::Span<const int64_t> sizes,
   });
 }
 
+// The row-major result of type out_shape.element_type() from a T buffer
+// holding element i of out_shape's dims at sum i_d * strides[d] (converted
+// and rounded once when the result type is narrower than T).
+template <typename T>
+Literal RowMajorFromStrided(const T* src, const Shape& out_shape, absl::Span<const int64_t> strides) {
+  Literal result = RowMajorUninitialized(out_shape);
+  if (IsNative(out_shape.element_type(), static_cast<const T*>(nullptr))) {
+    StridedToRowMajor<T>(src, out_shape.dims(), strides, reinterpret_cast<T*>(result.data()));
+  } else {
+    ScratchVector<T> res(out_shape.ElementCount());
+    StridedToRowMajor<T>(src, out_shape.dims(), strides, res.data());
+    Store<T>(res.data(), result);
+  }
+  return result;
+}
+
 // Leading dimension for a BLAS matrix of `rows` x `cols` whose rows are
 // `stride` apart (any value >= cols works when there is one row); -1 if
 // BLAS cannot take it.
@@ -1193,19 +1209,135 @@ int64_t BlasLd(int64_t stride, int64_t rows, int64_t cols) {
 // Target im2col block size in elements (fits L2 with the GEMM's packing).
 constexpr int64_t kConvColTarget = int64_t{1} << 17;
 
-// A batch-grouped convolution with one output feature per group and no
-// feature groups (a depthwise weight gradient) through the direct kernel
-// of conv_batch_grouped.h: operands packed groups-minor (converted to T),
-// the taps table from the window. False when the taps table would be too
-// large; the GEMM path then runs.
+// A convolution whose window covers its whole input (every output spatial
+// size 1, no padding, dilation or reversal, no groups) is one matrix
+// product: out[b][o] = sum over (c, s...) of lhs[b][c][s...] *
+// kernel[c][s...][o]. The weight gradient of a 1x1 convolution has this
+// form (the window is the image, the batch the contraction); the im2col
+// path made it one GEMV per output batch. Operands are read in place
+// through BLAS's transpose flags when their contraction dims collapse,
+// else packed; output columns are cut into fixed blocks (the same for
+// every pool width). False when the problem does not have this form.
 template <typename T>
-bool BatchGroupedDirect(const Literal& lhs, const Literal& ker, const ConvolutionDimensionNumbers& dn,
-                        const Window& window, const Shape& out_shape, int64_t G, Literal* result) {
+bool WholeWindowProduct(const Literal& lhs, const Literal& ker, const ConvolutionDimensionNumbers& dn,
+                        const Window& window, const Shape& out_shape, Literal* result) {
+  if constexpr (!(std::is_same_v<T, float> || std::is_same_v<T, double>)) {
+    return false;
+  } else {
+    const Shape& ls = lhs.shape();
+    const Shape& kshape = ker.shape();
+    const int64_t ns = static_cast<int64_t>(dn.input_spatial_dimensions.size());
+    for (int64_t d = 0; d < ns; ++d) {
+      const WindowDimension& wd = window.dimensions[d];
+      if (out_shape.dim(dn.output_spatial_dimensions[d]) != 1 || wd.padding_low != 0 || wd.padding_high != 0 ||
+          wd.window_dilation != 1 || wd.base_dilation != 1 || wd.window_reversal ||
+          wd.size != ls.dim(dn.input_spatial_dimensions[d]))
+        return false;
+    }
+    const PrimitiveType rt = out_shape.element_type();
+    const int64_t N = ls.dim(dn.input_batch_dimension), O = kshape.dim(dn.kernel_output_feature_dimension);
+    int64_t K = ls.dim(dn.input_feature_dimension);
+    for (int64_t d = 0; d < ns; ++d) K *= ls.dim(dn.input_spatial_dimensions[d]);
+    if (N > kBlasMax || O > kBlasMax || K > kBlasMax) return false;
+    const std::vector<int64_t> lst = UntiledStrides(ls), kst = UntiledStrides(kshape);
+    std::vector<int64_t> lk = {dn.input_feature_dimension}, kk = {dn.kernel_input_feature_dimension};
+    lk.insert(lk.end(), dn.input_spatial_dimensions.begin(), dn.input_spatial_dimensions.end());
+    kk.insert(kk.end(), dn.kernel_spatial_dimensions.begin(), dn.kernel_spatial_dimensions.end());
+    // A = [N][K] (or its transpose), B = [K][O] (or its transpose).
+    const T *a = nullptr, *b = nullptr;
+    bool ta = false, tb = false;
+    int64_t lda = 0, ldb = 0;
+    ScratchVector<T> apack, bpack;
+    auto native = [&](const Literal& lit) { return lit.shape().element_type() == rt && IsNative(rt, a); };
+    int64_t kstr;
+    if (native(lhs) && CollapseGroup(lk, ls.dims(), lst, &kstr)) {
+      const int64_t bs = lst[dn.input_batch_dimension];
+      a = reinterpret_cast<const T*>(lhs.data());
+      if (kstr <= 1 && BlasLd(bs, N, K) >= 0) {
+        lda = BlasLd(bs, N, K);
+      } else if ((bs == 1 || N == 1) && kstr > 0 && BlasLd(kstr, K, N) >= 0) {
+        ta = true;
+        lda = BlasLd(kstr, K, N);
+      } else {
+        a = nullptr;
+      }
+    }
+    if (a == nullptr) {
+      std::vector<int64_t> sizes = {N}, strides = {lst[dn.input_batch_dimension]};
+      for (int64_t d : lk) {
+        sizes.push_back(ls.dim(d));
+        strides.push_back(lst[d]);
+      }
+      apack.resize(N * K);
+      Gather<T>(lhs, 0, sizes, strides, rt, apack.data());
+      a = apack.data();
+      lda = K;
+    }
+    if (native(ker) && CollapseGroup(kk, kshape.dims(), kst, &kstr)) {
+      const int64_t os_ = kst[dn.kernel_output_feature_dimension];
+      b = reinterpret_cast<const T*>(ker.data());
+      if ((os_ == 1 || O == 1) && kstr > 0 && BlasLd(kstr, K, O) >= 0) {
+        ldb = BlasLd(kstr, K, O);
+      } else if (kstr <= 1 && BlasLd(os_, O, K) >= 0) {
+        tb = true;
+        ldb = BlasLd(os_, O, K);
+      } else {
+        b = nullptr;
+      }
+    }
+    if (b == nullptr) {
+      std::vector<int64_t> sizes, strides;
+      for (int64_t d : kk) {
+        sizes.push_back(kshape.dim(d));
+        strides.push_back(kst[d]);
+      }
+      sizes.push_back(O);
+      strides.push_back(kst[dn.kernel_output_feature_dimension]);
+      bpack.resize(K * O);
+      Gather<T>(ker, 0, sizes, strides, rt, bpack.data());
+      b = bpack.data();
+      ldb = O;
+    }
+    ScratchVector<T> c(N * O);
+    UseSingleThreadedBlas();
+    // Blocks of 32 output columns at least (and about 4 MFLOP each).
+    const int64_t min_cols =
+        std::max<int64_t>(32, static_cast<int64_t>(4e6 / std::max(2.0 * static_cast<double>(N) * K, 1.0)));
+    ParallelFor(O, min_cols, [&](int64_t o0, int64_t o1) {
+      BlasGemm<T>(ta, tb, N, o1 - o0, K, a, lda, tb ? b + o0 * ldb : b + o0, ldb, c.data() + o0, O);
+    });
+    // c [N][O] -> the result's row-major order (spatial sizes are 1).
+    std::vector<int64_t> pstr(ns + 2, 0);
+    pstr[dn.output_batch_dimension] = O;
+    pstr[dn.output_feature_dimension] = 1;
+    *result = ToLayout(RowMajorFromStrided<T>(c.data(), out_shape, pstr), out_shape.layout());
+    return true;
+  }
+}
+
+// Convolutions with G groups of one output feature each, through the
+// direct kernel of conv_batch_grouped.h (groups as vector lanes):
+//   batch groups (feature_groups false; a depthwise weight gradient):
+//     group g of output batch b reads input batch g * Nb + b, all C input
+//     features;
+//   feature groups (true; a depthwise convolution, one input feature per
+//     group, what oneDNN declines: lhs dilation, f64, ...): group g of
+//     batch b reads input feature g.
+// Operands packed groups-minor (converted to T), the taps table from the
+// window. False when the taps table would be too large; the GEMM path then
+// runs.
+template <typename T>
+bool GroupsAsLanes(const Literal& lhs, const Literal& ker, const ConvolutionDimensionNumbers& dn,
+                   const Window& window, const Shape& out_shape, int64_t G, bool feature_groups, Literal* result) {
   const Shape& ls = lhs.shape();
   const Shape& kshape = ker.shape();
   const int64_t ns = static_cast<int64_t>(dn.input_spatial_dimensions.size());
   const std::vector<int64_t> lst = UntiledStrides(ls), kst = UntiledStrides(kshape);
-  const int64_t C = ls.dim(dn.input_feature_dimension), Nb = ls.dim(dn.input_batch_dimension) / G;
+  const int64_t N = ls.dim(dn.input_batch_dimension);
+  const int64_t C = feature_groups ? 1 : ls.dim(dn.input_feature_dimension), Nb = feature_groups ? N : N / G;
+  const int64_t bs = lst[dn.input_batch_dimension], cs = lst[dn.input_feature_dimension];
+  // Distance between the inputs of two neighbouring groups.
+  const int64_t lane_stride = feature_groups ? cs : Nb * bs;
   std::vector<int64_t> is(ns), os(ns), ks(ns);
   int64_t IS = 1, P = 1, KS = 1;
   for (int64_t d = 0; d < ns; ++d) {
@@ -1314,21 +1446,19 @@ bool BatchGroupedDirect(const Literal& lhs, const Literal& ker, const Convolutio
   PrimitiveType lhs_rt, ker_rt;
   const Literal& lhs_t = decode(lhs, &decoded[0], &lhs_rt);
   const Literal& ker_t = decode(ker, &decoded[1], &ker_rt);
-  // in [chunk][Nb][C][is... + one position of zeros][V]: group g of output
-  // batch b reads input batch g * Nb + b.
+  // in [chunk][Nb][C][is... + one position of zeros][V].
   ScratchVector<T> in(chunks * Nb * C * (IS + 1) * V);
   {
     std::vector<int64_t> sizes(is), strides;
     for (int64_t d = 0; d < ns; ++d) strides.push_back(lst[dn.input_spatial_dimensions[d]]);
-    const int64_t bs = lst[dn.input_batch_dimension], cs = lst[dn.input_feature_dimension];
     sizes.push_back(V);
-    strides.push_back(Nb * bs);
+    strides.push_back(lane_stride);
     ParallelFor(chunks * Nb * C, 1, [&](int64_t s0, int64_t s1) {
       for (int64_t s = s0; s < s1; ++s) {
         const int64_t chunk = s / (Nb * C), b = (s / C) % Nb, c = s % C;
         T* slice = in.data() + s * (IS + 1) * V;
-        gather_chunk(lhs_t, lhs_rt, (chunk * V * Nb + b) * bs + c * cs, sizes, strides, std::min(V, G - chunk * V), slice,
-                     IS);
+        gather_chunk(lhs_t, lhs_rt, chunk * V * lane_stride + b * bs + c * cs, sizes, strides,
+                     std::min(V, G - chunk * V), slice, IS);
         std::fill(slice + IS * V, slice + (IS + 1) * V, T(0));
       }
     });
@@ -1368,15 +1498,7 @@ bool BatchGroupedDirect(const Literal& lhs, const Literal& ker, const Convolutio
     pstr[dn.output_spatial_dimensions[d]] = acc_s;
     acc_s *= os[d];
   }
-  *result = RowMajorUninitialized(out_shape);
-  if (IsNative(rt, static_cast<const T*>(nullptr))) {
-    StridedToRowMajor<T>(out.data(), out_shape.dims(), pstr, reinterpret_cast<T*>(result->data()));
-  } else {
-    ScratchVector<T> res(out_shape.ElementCount());
-    StridedToRowMajor<T>(out.data(), out_shape.dims(), pstr, res.data());
-    Store<T>(res.data(), *result);
-  }
-  *result = ToLayout(std::move(*result), out_shape.layout());
+  *result = ToLayout(RowMajorFromStrided<T>(out.data(), out_shape, pstr), out_shape.layout());
   return true;
 }
 
@@ -1443,9 +1565,20 @@ absl::StatusOr<Literal> LinalgEvalConvolution(const Instruction& instr,
   const Literal& lhs = Untiled(*operands[0], &ltmp);
   const Literal& ker = Untiled(*operands[1], &ktmp);
   if (TryOneDnnConvolutionLiterals(instr, *dn, window, lhs, ker, FG, BG, &result)) return result;
-  if (BG > 1 && FG == 1 && O == BG && (*acc == Acc::kF32 || *acc == Acc::kF64)) {
-    const bool done = *acc == Acc::kF32 ? BatchGroupedDirect<float>(lhs, ker, *dn, window, out_shape, BG, &result)
-                                        : BatchGroupedDirect<double>(lhs, ker, *dn, window, out_shape, BG, &result);
+  if (FG == 1 && BG == 1 && (*acc == Acc::kF32 || *acc == Acc::kF64)) {
+    const bool done = *acc == Acc::kF32 ? WholeWindowProduct<float>(lhs, ker, *dn, window, out_shape, &result)
+                                        : WholeWindowProduct<double>(lhs, ker, *dn, window, out_shape, &result);
+    if (done) return result;
+  }
+  // One output feature per group: batch groups (depthwise weight
+  // gradients) or depthwise convolutions oneDNN declined.
+  const bool batch_lanes = BG > 1 && FG == 1 && O == BG;
+  const bool feature_lanes = FG > 1 && BG == 1 && O == FG && Cg == 1;
+  if ((batch_lanes || feature_lanes) && (*acc == Acc::kF32 || *acc == Acc::kF64)) {
+    const int64_t G = batch_lanes ? BG : FG;
+    const bool done =
+        *acc == Acc::kF32 ? GroupsAsLanes<float>(lhs, ker, *dn, window, out_shape, G, feature_lanes, &result)
+                          : GroupsAsLanes<double>(lhs, ker, *dn, window, out_shape, G, feature_lanes, &result);
     if (done) return result;
   }
   const std::vector<int64_t> lst = UntiledStrides(lhs.shape());
@@ -1719,14 +1852,7 @@ absl::StatusOr<Literal> LinalgEvalConvolution(const Instruction& instr,
       pstr[dn->output_spatial_dimensions[d]] = acc_s;
       acc_s *= g.os[d];
     }
-    result = RowMajorUninitialized(out_shape);
-    if (IsNative(rt, static_cast<const T*>(nullptr))) {
-      StridedToRowMajor<T>(out, out_shape.dims(), pstr, reinterpret_cast<T*>(result.data()));
-    } else {
-      ScratchVector<T> res(out_shape.ElementCount());
-      StridedToRowMajor<T>(out, out_shape.dims(), pstr, res.data());
-      Store<T>(res.data(), result);
-    }
+    result = RowMajorFromStrided<T>(out, out_shape, pstr);
     return absl::OkStatus();
   });
   if (!st.ok()) return st;
