@@ -14,6 +14,7 @@ The files are committed; rerun only to regenerate them (JAX's version is
 written into each file's first line).
 """
 import os
+import sys
 
 import jax
 import jax.numpy as jnp
@@ -129,18 +130,61 @@ def mobilenet_args():
   return args
 
 
+# MobileNet-style training blocks: (input channels, output channels, depthwise stride).
+TRAIN_BLOCKS = [(32, 64, 1), (64, 128, 2), (128, 128, 1), (128, 256, 2)]
+
+
+def mobilenet_train_step(x, y, *params):
+  """A MobileNet-style f32 training step, batch 8, 56x56x32: depthwise 3x3 + pointwise 1x1 with batch norm and ReLU6, softmax cross-entropy, SGD."""
+  def conv(v, w, stride, groups):
+    return jax.lax.conv_general_dilated(v, w, (stride, stride), "SAME",
+                                        dimension_numbers=("NHWC", "HWIO", "NHWC"),
+                                        feature_group_count=groups)
+
+  def bn(v, g, b):
+    m = jnp.mean(v, axis=(0, 1, 2))
+    var = jnp.var(v, axis=(0, 1, 2))
+    return (v - m) * jax.lax.rsqrt(var + 1e-5) * g + b
+
+  def loss(ps):
+    v = x
+    for i, (cin, _, stride) in enumerate(TRAIN_BLOCKS):
+      dw, pw, g1, b1, g2, b2 = ps[6 * i:6 * i + 6]
+      v = jax.nn.relu6(bn(conv(v, dw, stride, cin), g1, b1))
+      v = jax.nn.relu6(bn(conv(v, pw, 1, 1), g2, b2))
+    logits = jnp.mean(v, axis=(1, 2))
+    return jnp.mean(jax.nn.logsumexp(logits, axis=-1) - jnp.sum(logits * y, axis=-1))
+
+  value, grads = jax.value_and_grad(loss)(list(params))
+  return value, [p - 0.01 * g for p, g in zip(params, grads)]
+
+
+def mobilenet_train_args():
+  s = jax.ShapeDtypeStruct
+  f = jnp.float32
+  args = [s((8, 56, 56, 32), f), s((8, 256), f)]
+  for cin, cout, _ in TRAIN_BLOCKS:
+    args += [s((3, 3, 1, cin), f), s((1, 1, cin, cout), f), s((cin,), f), s((cin,), f), s((cout,), f),
+             s((cout,), f)]
+  return args
+
+
 MODELS = [
     ("jax_gpt2_block_f32", gpt2_block, gpt2_args()),
     ("jax_gpt2_block_bf16", gpt2_block, gpt2_args(dtype=jnp.bfloat16)),
     ("jax_mlp_sgd_step_f32", mlp_train_step, mlp_args()),
     ("jax_cnn_nhwc_f32", cnn, cnn_args()),
     ("jax_mobilenet_bf16", mobilenet, mobilenet_args()),
+    ("jax_mobilenet_train_f32", mobilenet_train_step, mobilenet_train_args()),
 ]
 
 
 def main():
   os.makedirs(OUT, exist_ok=True)
+  only = set(sys.argv[1:])  # names to regenerate (default: all)
   for name, fn, args in MODELS:
+    if only and name not in only:
+      continue
     text = jax.jit(fn).lower(*args).as_text("hlo")
     path = os.path.join(OUT, name + ".hlo")
     with open(path, "w", encoding="utf-8") as fh:

@@ -128,6 +128,25 @@ def optimizer_step(p, g, m, v, lr, x):
           x.sum(-1), (x * x).sum(-1), x.max(-1))
 
 
+def cnn_train_step(x, y, dw1, pw1, dw2, pw2):
+  """SGD on depthwise-separable convolutions (one strided): depthwise weight
+  gradients (batch groups), input gradients of a strided depthwise
+  convolution (lhs dilation) and 1x1 weight gradients (a window as large as
+  the image)."""
+  nhwc = ("NHWC", "HWIO", "NHWC")
+
+  def loss(ps):
+    a, b, c, d = ps
+    v = lax.conv_general_dilated(x, a, (1, 1), "SAME", dimension_numbers=nhwc, feature_group_count=8)
+    v = jax.nn.relu6(lax.conv_general_dilated(v, b, (1, 1), "SAME", dimension_numbers=nhwc))
+    v = lax.conv_general_dilated(v, c, (2, 2), "SAME", dimension_numbers=nhwc, feature_group_count=16)
+    v = jnp.tanh(lax.conv_general_dilated(v, d, (1, 1), "SAME", dimension_numbers=nhwc))
+    return jnp.mean((v.mean(axis=(1, 2)) - y) ** 2)
+
+  value, grads = jax.value_and_grad(loss)([dw1, pw1, dw2, pw2])
+  return value, [p - 0.1 * g for p, g in zip([dw1, pw1, dw2, pw2], grads)]
+
+
 def main():
   os.makedirs(OUT, exist_ok=True)
   only = set(sys.argv[1:])  # names to regenerate (default: all)
@@ -145,6 +164,8 @@ def main():
   dump("f16_mlp", f16_mlp, S((8, 32), jnp.float16), S((32, 16), jnp.float16), S((16,), jnp.float16))
   dump("scans_sort", scans_sort, S((64, 33), f32), S((40,), i32))
   dump("control_flow", control_flow, S((16,), f32), S((), i32))
+  dump("cnn_train_step", cnn_train_step, S((4, 16, 16, 8), f32), S((4, 32), f32), S((3, 3, 1, 8), f32),
+       S((1, 1, 8, 16), f32), S((3, 3, 1, 16), f32), S((1, 1, 16, 32), f32))
   n = 100003
   dump("optimizer_step", optimizer_step, S((n,), f32), S((n,), f32), S((n,), f32), S((n,), f32), S((), f32),
        S((33, 4099), f32))
