@@ -1238,7 +1238,7 @@ bool WholeWindowProduct(const Literal& lhs, const Literal& ker, const Convolutio
     const int64_t N = ls.dim(dn.input_batch_dimension), O = kshape.dim(dn.kernel_output_feature_dimension);
     int64_t K = ls.dim(dn.input_feature_dimension);
     for (int64_t d = 0; d < ns; ++d) K *= ls.dim(dn.input_spatial_dimensions[d]);
-    if (N > kBlasMax || O > kBlasMax || K > kBlasMax) return false;
+    if (K == 0 || N > kBlasMax || O > kBlasMax || K > kBlasMax) return false;
     const std::vector<int64_t> lst = UntiledStrides(ls), kst = UntiledStrides(kshape);
     std::vector<int64_t> lk = {dn.input_feature_dimension}, kk = {dn.kernel_input_feature_dimension};
     lk.insert(lk.end(), dn.input_spatial_dimensions.begin(), dn.input_spatial_dimensions.end());
