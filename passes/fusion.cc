@@ -10,8 +10,10 @@
 // Consumers are visited before producers (reverse post order); a group
 // grows by taking an operand when every user of that operand is already in
 // the group (nothing is computed twice), except scalar constants, iotas
-// and broadcasts of scalars, which are cheap and copied into every group
-// that reads them (XLA duplicates such producers too). Never fused: side
+// and broadcasts, which are copied into every group that reads them (XLA
+// duplicates such producers too): a broadcast read outside a group is
+// never one of its outputs, and a group whose copied broadcast reads a
+// member returns that member instead. Never fused: side
 // effects, control edges, tuples, calls, and anything the CPU backend
 // could not run by blocks of rows: the legality test is the backend's own
 // row split (backend_cpu/fusion_rows.h), so every fusion -O makes runs as
@@ -76,8 +78,29 @@ struct Group {
   // group also read (a multi-output fusion returns a tuple of them).
   std::vector<const Instruction*> outputs;
   absl::flat_hash_set<const Instruction*> members;
+  // Members copied into the group whose originals stay for readers outside
+  // it (cheap producers, broadcasts): never outputs, never taken.
+  absl::flat_hash_set<const Instruction*> copies;
   bool has_dot = false;
 };
+
+// Whether instructions outside group g read `x`, directly or through
+// members copied into g (their originals keep their readers, and read `x`
+// from the fusion's outputs), and whether one of those readers comes
+// before the group's root in post order (it could feed the group:
+// returning `x` would make a cycle).
+void ReadersOutside(const Group& g, const Instruction* x, const absl::flat_hash_map<const Instruction*, int>& pos,
+                    const Instruction* comp_root, bool* outside, bool* feeds_back) {
+  for (const Instruction* u : x->users()) {
+    if (!g.members.contains(u)) {
+      *outside = true;
+      *feeds_back |= pos.at(u) <= pos.at(g.root);
+    } else if (g.copies.contains(u)) {
+      *outside |= u == comp_root;
+      ReadersOutside(g, u, pos, comp_root, outside, feeds_back);
+    }
+  }
+}
 
 class FusionPass : public Pass {
  public:
@@ -136,11 +159,15 @@ class FusionPass : public Pass {
     const std::vector<Instruction*> order = comp->MakePostOrder();
     absl::flat_hash_map<const Instruction*, int> pos;
     for (size_t i = 0; i < order.size(); ++i) pos[order[i]] = static_cast<int>(i);
-    absl::flat_hash_set<const Instruction*> taken;  // members of a group (not cheap ones)
+    absl::flat_hash_set<const Instruction*> taken;  // members of a group (not copies)
+    // Copied into some group: never the root of a group of its own (the
+    // group that copied it may remove the original once nothing outside
+    // reads it).
+    absl::flat_hash_set<const Instruction*> copied;
     std::vector<Group> groups;
     for (auto it = order.rbegin(); it != order.rend(); ++it) {
       const Instruction* root = *it;
-      if (taken.contains(root) || !IsFusibleOp(*root) || IsCheap(*root)) continue;
+      if (taken.contains(root) || copied.contains(root) || !IsFusibleOp(*root) || IsCheap(*root)) continue;
       Group g;
       g.root = root;
       g.outputs.push_back(root);
@@ -162,25 +189,40 @@ class FusionPass : public Pass {
           if (!IsFusibleOp(*p) && !dot) continue;
           if (dot && (g.has_dot || !p->control_predecessors().empty() || !p->control_successors().empty()))
             continue;
-          const bool cheap = IsCheap(*p);
-          // A member read outside the group becomes an extra output when
-          // none of those readers can feed the group (they all come after
-          // its root in post order: no cycle through the fusion).
+          // Cheap producers and broadcasts are copied in: readers outside
+          // keep the original (XLA duplicates broadcasts into their
+          // consumers too), so no fusion writes an array that only repeats
+          // its operand (a softmax's broadcast row sums, a batch norm's
+          // broadcast scale).
+          const bool copy = IsCheap(*p) || p->opcode() == Opcode::kBroadcast;
+          // Another member read outside the group becomes an extra output
+          // when none of those readers can feed the group (they all come
+          // after its root in post order: no cycle through the fusion).
           bool outside = false, feeds_back = false;
-          if (!cheap) {
-            for (const Instruction* u : p->users())
-              if (!g.members.contains(u)) {
-                outside = true;
-                feeds_back |= pos.at(u) <= pos.at(root);
-              }
+          if (!copy) {
+            ReadersOutside(g, p, pos, comp->root(), &outside, &feeds_back);
             outside |= p == comp->root();
           }
           if (outside && (dot || feeds_back)) continue;
+          if (copy) {
+            // The original stays for readers outside: it must not read a
+            // member the fusion does not return (that member would be
+            // computed twice).
+            bool copy_outside = p == comp->root(), unused = false;
+            ReadersOutside(g, p, pos, comp->root(), &copy_outside, &unused);
+            bool hidden_operand = false;
+            for (const Instruction* o : p->operands())
+              hidden_operand |= g.members.contains(o) && !g.copies.contains(o) &&
+                                std::find(g.outputs.begin(), g.outputs.end(), o) == g.outputs.end();
+            if (copy_outside && hidden_operand) continue;
+          }
           const bool extra_output = outside;
           g.members.insert(p);
+          if (copy) g.copies.insert(p);
           if (extra_output) g.outputs.push_back(p);
           if (!Legal(g, pos)) {
             g.members.erase(p);
+            g.copies.erase(p);
             if (extra_output) g.outputs.pop_back();
             continue;
           }
@@ -195,7 +237,8 @@ class FusionPass : public Pass {
         if (!(m->opcode() == Opcode::kConstant)) ++real;
       if (real < 2) continue;
       for (const Instruction* m : g.members)
-        if (!IsCheap(*m)) taken.insert(m);
+        if (!g.copies.contains(m)) taken.insert(m);
+      copied.insert(g.copies.begin(), g.copies.end());
       groups.push_back(std::move(g));
     }
     MergeSiblingReductions(order, pos, taken, &groups);
@@ -266,7 +309,10 @@ class FusionPass : public Pass {
         g.outputs.push_back(r);
         g.members.insert(r);
         for (const Instruction* o : r->operands())
-          if (IsCheap(*o)) g.members.insert(o);  // its init value, copied in
+          if (IsCheap(*o)) {  // its init value, copied in
+            g.members.insert(o);
+            g.copies.insert(o);
+          }
         candidates.push_back(std::move(g));
         index.push_back(groups->size());
       }
@@ -297,6 +343,7 @@ class FusionPass : public Pass {
           if (gone[rs[b]] || Feeds(ga, gb, pos) || Feeds(gb, ga, pos)) continue;
           Group m = ga;
           m.members.insert(gb.members.begin(), gb.members.end());
+          m.copies.insert(gb.copies.begin(), gb.copies.end());
           m.outputs.insert(m.outputs.end(), gb.outputs.begin(), gb.outputs.end());
           if (!Legal(m, pos)) continue;
           ga = std::move(m);
@@ -316,7 +363,7 @@ class FusionPass : public Pass {
     for (size_t c = 0; c < candidates.size(); ++c) {
       if (gone[c] || (index[c] == groups->size() && !merged[c])) continue;
       for (const Instruction* m : candidates[c].members)
-        if (!IsCheap(*m)) taken.insert(m);
+        if (!candidates[c].copies.contains(m)) taken.insert(m);
       out.push_back(std::move(candidates[c]));
     }
     *groups = std::move(out);
