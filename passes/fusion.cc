@@ -207,14 +207,17 @@ class FusionPass : public Pass {
           if (copy) {
             // The original stays for readers outside: it must not read a
             // member the fusion does not return (that member would be
-            // computed twice).
-            bool copy_outside = p == comp->root(), unused = false;
-            ReadersOutside(g, p, pos, comp->root(), &copy_outside, &unused);
-            bool hidden_operand = false;
-            for (const Instruction* o : p->operands())
-              hidden_operand |= g.members.contains(o) && !g.copies.contains(o) &&
-                                std::find(g.outputs.begin(), g.outputs.end(), o) == g.outputs.end();
-            if (copy_outside && hidden_operand) continue;
+            // computed twice), nor, when one of its readers can feed the
+            // group, any member (a cycle through the fusion).
+            bool copy_outside = p == comp->root(), copy_feeds_back = false;
+            ReadersOutside(g, p, pos, comp->root(), &copy_outside, &copy_feeds_back);
+            bool member_operand = false, hidden_operand = false;
+            for (const Instruction* o : p->operands()) {
+              if (!g.members.contains(o) || g.copies.contains(o)) continue;
+              member_operand = true;
+              hidden_operand |= std::find(g.outputs.begin(), g.outputs.end(), o) == g.outputs.end();
+            }
+            if (copy_outside && (hidden_operand || (copy_feeds_back && member_operand))) continue;
           }
           const bool extra_output = outside;
           g.members.insert(p);
