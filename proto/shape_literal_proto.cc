@@ -190,6 +190,10 @@ absl::Status LiteralToProto(const Literal& lit, xla::LiteralProto* out) {
       if (absl::Status st = LiteralToProto(e, out->add_tuple_literals()); !st.ok()) return st;
     return absl::OkStatus();
   }
+  // What LiteralFromProto refuses is not written either (the text format
+  // holds such literals; a bounded dimension's size is not in the proto).
+  if (lit.shape().IsArray() && !lit.shape().IsStatic())
+    return absl::InvalidArgumentError("literals of dynamic shapes are not supported in the proto format");
   if (lit.shape().has_layout() && !lit.shape().layout().tiles.empty()) {
     const Literal untiled = lit.Relayout(Untiled(lit.shape().layout()));
     xla::ShapeProto shape = out->shape();
