@@ -108,6 +108,44 @@ TEST(ElementwiseDispatchTest, ClonesMatchScalarFormulas) {
   }
 }
 
+// Exp, Tanh and Logistic run f32 spans in stages over chunks of 128
+// (ew_math_spans.h): every length's tail chunk, every start within a
+// vector, and the result written over the operand itself (in-place
+// kernels) give the scalar function's bits.
+TEST(ElementwiseDispatchTest, StagedSpansMatchScalarAtEveryLengthAndInPlace) {
+  std::mt19937_64 rng(11);
+  const int64_t n = 700;
+  Buf a = MixedF32(n, 12.0f, rng);
+  struct Case { Opcode op; float (*ref)(float); };
+  const Case cases[] = {
+      {Opcode::kExp, [](float x) { return ew::math::Exp(x); }},
+      {Opcode::kTanh, [](float x) { return ew::math::Tanh(x); }},
+      {Opcode::kLogistic, [](float x) { return ew::math::Logistic(x); }},
+  };
+  for (const Case& c : cases) {
+    absl::StatusOr<ElementwiseKernel> k = SelectElementwiseKernel(c.op, {P::F32}, P::F32, {});
+    ASSERT_TRUE(k.ok()) << k.status();
+    const KernelParams params = ElementwiseAttrs{}.params();
+    for (int64_t begin : {int64_t{0}, int64_t{3}}) {
+      for (int64_t end = begin; end <= n; end += (end < 300 ? 1 : 37)) {
+        std::vector<float> y(n, -7.0f);
+        const void* in[] = {a.bytes.data()};
+        (*k)(in, y.data(), begin, end, params);
+        for (int64_t i = 0; i < n; ++i) {
+          const float want = i >= begin && i < end ? c.ref(a.get<float>(i)) : -7.0f;
+          ASSERT_TRUE(SameBits(y[i], want)) << OpcodeName(c.op) << " [" << begin << ", " << end << ") at " << i;
+        }
+      }
+    }
+    std::vector<float> same(n);
+    for (int64_t i = 0; i < n; ++i) same[i] = a.get<float>(i);
+    const void* in[] = {same.data()};
+    (*k)(in, same.data(), 0, n, params);
+    for (int64_t i = 0; i < n; ++i)
+      ASSERT_TRUE(SameBits(same[i], c.ref(a.get<float>(i)))) << OpcodeName(c.op) << " in place at " << i;
+  }
+}
+
 // The scalar-operand kernels (one element read for every position, either
 // slot) give the bits of the ordinary kernel over a spread copy of that
 // element; no other op or type has one.

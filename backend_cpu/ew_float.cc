@@ -4,9 +4,11 @@
 // Exceptions that work on the stored bits: reduce-precision (the type's own
 // format) and compare with type=TOTALORDER.
 #include <cmath>
+#include <type_traits>
 
 #include "backend_cpu/ew_internal.h"
 #include "backend_cpu/ew_math.h"
+#include "backend_cpu/ew_math_spans.h"
 #include "backend_cpu/ew_types.h"
 
 namespace hlo::cpu::ew {
@@ -38,12 +40,10 @@ HLO_EW_FLOAT_UNARY_OP(OpCeil, true, std::ceil(x))
 HLO_EW_FLOAT_UNARY_OP(OpCos, false, std::cos(x))
 HLO_EW_FLOAT_UNARY_OP(OpCosh, false, std::cosh(x))
 HLO_EW_FLOAT_UNARY_OP(OpErf, true, math::Erf(x))
-HLO_EW_FLOAT_UNARY_OP(OpExp, true, math::Exp(x))
 HLO_EW_FLOAT_UNARY_OP(OpExpm1, true, math::Expm1(x))
 HLO_EW_FLOAT_UNARY_OP(OpFloor, true, std::floor(x))
 HLO_EW_FLOAT_UNARY_OP(OpLog, true, math::Log(x))
 HLO_EW_FLOAT_UNARY_OP(OpLog1p, true, math::Log1p(x))
-HLO_EW_FLOAT_UNARY_OP(OpLogistic, true, math::Logistic(x))
 HLO_EW_FLOAT_UNARY_OP(OpNegate, true, -x)
 HLO_EW_FLOAT_UNARY_OP(OpRoundAfz, false, std::round(x))
 HLO_EW_FLOAT_UNARY_OP(OpRoundEven, true, std::nearbyint(x))
@@ -52,11 +52,39 @@ HLO_EW_FLOAT_UNARY_OP(OpSin, false, std::sin(x))
 HLO_EW_FLOAT_UNARY_OP(OpSinh, false, std::sinh(x))
 HLO_EW_FLOAT_UNARY_OP(OpSqrt, true, std::sqrt(x))
 HLO_EW_FLOAT_UNARY_OP(OpTan, false, std::tan(x))
-HLO_EW_FLOAT_UNARY_OP(OpTanh, true, math::Tanh(x))
 HLO_EW_FLOAT_UNARY_OP(OpCopy, true, x)
 // sign: NaN -> NaN (the operand), +-0 -> +-0, else +-1.
 HLO_EW_FLOAT_UNARY_OP(OpSign, true, IsNan(x) ? x : std::copysign(x != C(0) ? C(1) : C(0), x))
 #undef HLO_EW_FLOAT_UNARY_OP
+
+// Ops whose f32 loops run as staged spans (ew_math_spans.h: the same bits
+// as Apply per element, faster).
+#define HLO_EW_FLOAT_STAGED_OP(Name, scalar, span)              \
+  struct Name {                                                 \
+    static constexpr bool kVec = true;                          \
+    template <class C>                                          \
+    static C Apply(C x) {                                       \
+      return scalar(x);                                         \
+    }                                                           \
+    [[gnu::always_inline]] static void SpanF32(const float* x, float* y, int64_t n) { \
+      span(x, y, n);                                            \
+    }                                                           \
+  };
+HLO_EW_FLOAT_STAGED_OP(OpExp, math::Exp, math::ExpSpan)
+HLO_EW_FLOAT_STAGED_OP(OpLogistic, math::Logistic, math::LogisticSpan)
+HLO_EW_FLOAT_STAGED_OP(OpTanh, math::Tanh, math::TanhSpan)
+#undef HLO_EW_FLOAT_STAGED_OP
+
+template <class Op, class = void>
+struct HasSpanF32 : std::false_type {};
+template <class Op>
+struct HasSpanF32<Op, std::void_t<decltype(&Op::SpanF32)>> : std::true_type {};
+
+template <class Op>
+HLO_EW_CLONES void StagedLoopF32(const void* const* in, void* out, int64_t begin, int64_t end,
+                                 const KernelParams&) {
+  Op::SpanF32(static_cast<const float*>(in[0]) + begin, static_cast<float*>(out) + begin, end - begin);
+}
 
 struct OpImag {
   static constexpr bool kVec = true;
@@ -164,7 +192,9 @@ struct OpMakeComplex {
 // one (only the chosen template is instantiated).
 template <class In, class Out, class Op>
 constexpr ElementwiseKernel UnaryK() {
-  if constexpr (Op::kVec) {
+  if constexpr (HasSpanF32<Op>::value && std::is_same_v<In, F32T> && std::is_same_v<Out, F32T>) {
+    return &StagedLoopF32<Op>;
+  } else if constexpr (Op::kVec) {
     return &UnaryLoopV<In, Out, Op>;
   } else {
     return &UnaryLoop<In, Out, Op>;

@@ -39,77 +39,111 @@ inline uint32_t FToBits(float f) {
   return u;
 }
 
-// e^r for |r| <= ln2/2 (Cephes expf minimax polynomial).
-inline float ExpPoly(float r) {
+// Exp and Tanh are written as pieces (reduce, the polynomial's head and
+// tail, scale) so that the span loops of ew_math_spans.h can run each piece
+// as its own pass over a chunk: the same operations in the same order, so
+// the same bits, with more independent work in flight.
+constexpr float kLog2e = 1.44269504088896341f;
+constexpr float kLn2Hi = 0.693359375f;
+constexpr float kLn2Lo = -2.12194440e-4f;
+constexpr float kRound = 12582912.0f;  // 1.5 * 2^23: adding it rounds to an integer
+
+// e^r for |r| <= ln2/2 (Cephes expf minimax polynomial), Horner's scheme
+// in two pieces.
+inline float ExpPolyHead(float r) {
   float p = 1.9875691500e-4f;
   p = p * r + 1.3981999507e-3f;
   p = p * r + 8.3334519073e-3f;
-  p = p * r + 4.1665795894e-2f;
+  return p * r + 4.1665795894e-2f;
+}
+inline float ExpPolyTail(float p, float r) {
   p = p * r + 1.6666665459e-1f;
   p = p * r + 5.0000001201e-1f;
   return p * r * r + r + 1.0f;
 }
+inline float ExpPoly(float r) { return ExpPolyTail(ExpPolyHead(r), r); }
 
-// The clamps are written `x < c ? x : c` so that a NaN becomes the
-// (finite) bound: no NaN ever reaches the float -> int conversion.
-inline float Exp(float x) {
-  const float kLog2e = 1.44269504088896341f;
-  const float kLn2Hi = 0.693359375f;
-  const float kLn2Lo = -2.12194440e-4f;
-  const float kRound = 12582912.0f;  // 1.5 * 2^23: adding it rounds to an integer
+// 2^k as a float, for k in [-126, 127].
+inline float Pow2(int32_t k) { return BitsToF(static_cast<uint32_t>(k + 127) << 23); }
+
+// x = k ln2 + r: returns r and sets *k (an integer-valued float). The
+// clamps are written `x < c ? x : c` so that a NaN becomes the (finite)
+// bound: no NaN ever reaches the float -> int conversion.
+inline float ExpReduce(float x, float* k) {
   float xc = x < 88.8f ? x : 88.8f;
   xc = xc > -104.0f ? xc : -104.0f;
-  float k = (xc * kLog2e + kRound) - kRound;
-  float r = xc - k * kLn2Hi;
-  r = r - k * kLn2Lo;
-  float y = ExpPoly(r);
-  int32_t ki = static_cast<int32_t>(k);
-  int32_t k1 = ki >> 1;
-  int32_t k2 = ki - k1;
-  y = y * BitsToF(static_cast<uint32_t>(k1 + 127) << 23);
-  y = y * BitsToF(static_cast<uint32_t>(k2 + 127) << 23);
+  const float kk = (xc * kLog2e + kRound) - kRound;
+  *k = kk;
+  const float r = xc - kk * kLn2Hi;
+  return r - kk * kLn2Lo;
+}
+
+// y * 2^k as two exact power-of-two factors (subnormal results round
+// once); NaN x gives x.
+inline float ExpScale(float y, float k, float x) {
+  const int32_t ki = static_cast<int32_t>(k);
+  const int32_t k1 = ki >> 1;
+  const int32_t k2 = ki - k1;
+  y = y * Pow2(k1);
+  y = y * Pow2(k2);
   return x != x ? x : y;
 }
 
-// One pass, no branches: both halves are cheap straight-line code and the
-// select between them vectorises (blend). The large half needs e^(2|x|)
-// only for 2|x| in [0, 20], so it scales by 2^k once (no overflow or
-// subnormal handling). NaN takes the small half (NaN), +-0 the small half too
-// (+0, then x's sign), +-inf the large half (clamped: +-1).
-inline float Tanh(float x) {
-  const float kLog2e = 1.44269504088896341f;
-  const float kLn2Hi = 0.693359375f;
-  const float kLn2Lo = -2.12194440e-4f;
-  const float kRound = 12582912.0f;
-  float ax = std::fabs(x);
-  // Small: odd polynomial (Cephes tanhf), on |x|.
-  float z = ax * ax;
+inline float Exp(float x) {
+  float k;
+  const float r = ExpReduce(x, &k);
+  return ExpScale(ExpPoly(r), k, x);
+}
+
+// Tanh's small half: odd polynomial (Cephes tanhf) on ax = |x|.
+inline float TanhSmall(float ax) {
+  const float z = ax * ax;
   float p = -5.70498872745e-3f;
   p = p * z + 2.06390887954e-2f;
   p = p * z - 5.37397155531e-2f;
   p = p * z + 1.33314422036e-1f;
   p = p * z - 3.33332819422e-1f;
-  float small = p * z * ax + ax;
-  // Large: 1 - 2 / (e^(2|x|) + 1).
-  float t = 2.0f * (ax < 10.0f ? ax : 10.0f);
-  float k = (t * kLog2e + kRound) - kRound;
-  float r = t - k * kLn2Hi;
-  r = r - k * kLn2Lo;
-  float e = ExpPoly(r) * BitsToF(static_cast<uint32_t>(static_cast<int32_t>(k) + 127) << 23);
-  float large = 1.0f - 2.0f / (e + 1.0f);
-  // Blend, then the sign of x (also gives tanh(-0) = -0).
-  float y = ax >= 0.625f ? large : small;
+  return p * z * ax + ax;
+}
+// The large half needs e^(2|x|) only for 2|x| in [0, 20]: the reduction of
+// t = 2 min(ax, 10) (returns r, sets *k) ...
+inline float TanhReduce(float ax, float* k) {
+  const float t = 2.0f * (ax < 10.0f ? ax : 10.0f);
+  const float kk = (t * kLog2e + kRound) - kRound;
+  *k = kk;
+  const float r = t - kk * kLn2Hi;
+  return r - kk * kLn2Lo;
+}
+// ... and, with e^r = poly, 1 - 2 / (e^t + 1) blended with the small half
+// (ax < 0.625), then the sign of x (also gives tanh(-0) = -0).
+inline float TanhFinish(float poly, float k, float small, float ax, float x) {
+  const float e = poly * Pow2(static_cast<int32_t>(k));
+  const float large = 1.0f - 2.0f / (e + 1.0f);
+  const float y = ax >= 0.625f ? large : small;
   return BitsToF(FToBits(y) | (FToBits(x) & 0x80000000u));
+}
+
+// One pass, no branches: both halves are cheap straight-line code and the
+// select between them vectorises (blend). The large half scales by 2^k
+// once (no overflow or subnormal handling). NaN takes the small half
+// (NaN), +-0 the small half too (+0, then x's sign), +-inf the large half
+// (clamped: +-1).
+inline float Tanh(float x) {
+  const float ax = std::fabs(x);
+  const float small = TanhSmall(ax);
+  float k;
+  const float r = TanhReduce(ax, &k);
+  return TanhFinish(ExpPoly(r), k, small, ax, x);
 }
 
 // 1 / (1 + e^-x) with a single exp that never overflows: with
 // e = e^-|x| in (0, 1], x >= 0 gives 1 / (1 + e) and x < 0 gives
 // e / (1 + e) (= e^x / (1 + e^x)). NaN -> NaN, -inf -> 0, +inf -> 1.
-inline float Logistic(float x) {
-  float e = Exp(-std::fabs(x));
-  float num = x >= 0.0f ? 1.0f : e;
+inline float LogisticOf(float x, float e) {
+  const float num = x >= 0.0f ? 1.0f : e;
   return num / (1.0f + e);
 }
+inline float Logistic(float x) { return LogisticOf(x, Exp(-std::fabs(x))); }
 
 // Natural log (Cephes logf): x = 2^e * m with m in [sqrt(1/2), sqrt(2)),
 // log(m) = f - f^2/2 + f^3 P(f) with f = m - 1 exact, plus e*ln2 in two
