@@ -1,5 +1,7 @@
 #include "backend_cpu/machine_rates.h"
 
+#include <algorithm>
+
 #include <sys/stat.h>
 
 #include <chrono>
@@ -84,13 +86,16 @@ double MeasureGemm() {
 
 }  // namespace
 
-MachineRates GetMachineRates() {
+MachineRates GetMachineRates() { return GetMachineRates(ThreadPoolWidth()); }
+
+MachineRates GetMachineRates(int threads) {
+  threads = std::max(threads, 1);
   // The BLAS kernel family is part of the key: the same CPU runs GEMM at a
   // quarter of the rate with OpenBLAS's fallback kernels (openblas_core.h).
   UseSingleThreadedBlas();
   const std::string core = OpenBlasCoreName();
   const std::string key =
-      absl::StrCat(CpuModel(), core.empty() ? "" : absl::StrCat(" [", core, "]"), "\t", ThreadPoolWidth());
+      absl::StrCat(CpuModel(), core.empty() ? "" : absl::StrCat(" [", core, "]"), "\t", threads);
   const std::string dir = CacheDir();
   const std::string file = dir.empty() ? "" : dir + "/machine-rates.tsv";
   if (!file.empty()) {
@@ -101,10 +106,13 @@ MachineRates GetMachineRates() {
       double bw = 0, fl = 0;
       if (f.size() == 4 && absl::StrCat(f[0], "\t", f[1]) == key && absl::SimpleAtod(f[2], &bw) &&
           absl::SimpleAtod(f[3], &fl) && bw > 0 && fl > 0)
-        return MachineRates{bw, fl, absl::StrCat("cached in ", file)};
+        return MachineRates{bw, fl, absl::StrCat("cached in ", file), threads};
     }
   }
-  MachineRates rates{MeasureBandwidth(), MeasureGemm(), "measured now"};
+  const int width = ThreadPoolWidth();
+  if (threads != width) SetThreadPoolWidth(threads);
+  MachineRates rates{MeasureBandwidth(), MeasureGemm(), "measured now", threads};
+  if (threads != width) SetThreadPoolWidth(width);
   if (!file.empty() && rates.bytes_per_second > 0 && rates.flops_per_second > 0) {
     mkdir(dir.substr(0, dir.rfind('/')).c_str(), 0755);
     mkdir(dir.c_str(), 0755);

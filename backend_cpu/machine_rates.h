@@ -13,5 +13,8 @@ namespace hlo::cpu {
 // Cached rates for this CPU and ThreadPoolWidth(), else measured now (and
 // cached, best effort: a read-only home only costs a re-measurement).
 MachineRates GetMachineRates();
+// The same for `threads` threads at once (the pool is that wide while it
+// measures): what several devices sharing the cores reach together.
+MachineRates GetMachineRates(int threads);
 
 }  // namespace hlo::cpu

@@ -13,10 +13,16 @@
 
 namespace hlo::cpu {
 
-double DeviceSharing::BoundScale() const {
+int DeviceSharing::SharedThreads() const {
+  const int64_t threads = devices * std::max(pool_threads, 1);
+  return static_cast<int>(std::max<int64_t>(1, std::min<int64_t>(threads, std::max(cores, 1))));
+}
+
+double DeviceSharing::BoundScale(int rate_threads) const {
   if (devices <= 1 || cores <= 0) return 1;
-  const double used = std::min(std::max(pool_threads, 1), cores);
-  return std::max(1.0, static_cast<double>(devices) * used / cores);
+  const int measured = rate_threads > 0 ? rate_threads : std::max(pool_threads, 1);
+  const double used = std::min(measured, cores);
+  return std::max(1.0, static_cast<double>(devices) * used / SharedThreads());
 }
 
 DeviceSharing SharingOf(int64_t devices) {
@@ -126,7 +132,7 @@ void Profiler::Record(const Instruction& instr, double seconds, int64_t bytes_re
     bound = static_cast<double>(bytes_read + bytes_written) / rates_.bytes_per_second;
   if (rates_.flops_per_second > 0) bound = std::max(bound, cost.flops / rates_.flops_per_second);
   // The other devices run at the same time on the same cores.
-  row.bound_seconds += bound * sharing_.BoundScale();
+  row.bound_seconds += bound * BoundScale();
 }
 
 std::vector<InstructionProfile> Profiler::SortedRows() const {
@@ -168,10 +174,14 @@ std::string FormatProfile(const Profiler& p, int64_t limit) {
   std::string out = absl::StrFormat(
       "profile of device 0, %d run%s: %s ms per run, %s ms in instructions, %s ms outside any "
       "(scheduling, copies between ops, allocation)\n"
-      "machine: %.1f GB/s memory bandwidth, %.1f GFLOP/s f32 GEMM (%s); module bound %s ms "
+      "machine: %.1f GB/s memory bandwidth, %.1f GFLOP/s f32 GEMM%s (%s); module bound %s ms "
       "per run (%.2fx of it)\n",
       p.runs(), p.runs() == 1 ? "" : "s", Ms(run), Ms(in_ops), Ms(std::max(0.0, run - in_ops)),
-      p.rates().bytes_per_second / 1e9, p.rates().flops_per_second / 1e9, p.rates().source,
+      p.rates().bytes_per_second / 1e9, p.rates().flops_per_second / 1e9,
+      p.rates().threads > 0
+          ? absl::StrFormat(" on %d thread%s", p.rates().threads, p.rates().threads == 1 ? "" : "s")
+          : "",
+      p.rates().source,
       Ms(bound), bound > 0 ? run / bound : 0.0);
   // Several devices: each is a thread of its own on the same cores, and
   // device 0 waits for the others at every collective.
@@ -179,11 +189,11 @@ std::string FormatProfile(const Profiler& p, int64_t limit) {
     absl::StrAppend(
         &out, absl::StrFormat(
                   "devices: %d running at once on %d core%s (pool of %d thread%s each): bounds "
-                  "are %.2fx the one-device bound; %s ms per run waiting for other devices "
-                  "(wait ms, not in ms/run)\n",
+                  "are %.2fx those at the machine's rates (each device's share); %s ms per run "
+                  "waiting for other devices (wait ms, not in ms/run)\n",
                   sharing.devices, sharing.cores, sharing.cores == 1 ? "" : "s",
                   sharing.pool_threads, sharing.pool_threads == 1 ? "" : "s",
-                  sharing.BoundScale(), Ms(wait)));
+                  p.BoundScale(), Ms(wait)));
   absl::StrAppend(&out, absl::StrFormat("%5s %6s %10s ", "rank", "share", "ms/run"),
                   several ? absl::StrFormat("%10s ", "wait ms") : "",
                   absl::StrFormat("%10s %6s %10s %8s %9s %10s %7s  %s\n", "bound ms", "x bnd",
@@ -239,14 +249,15 @@ std::string ProfileJson(const Profiler& p) {
       "%.17g,\n  \"wait_seconds_per_run\": %.17g,\n  \"bound_seconds_per_run\": %.17g,\n  "
       "\"devices\": {\"count\": %d, \"cores\": %d, \"pool_threads\": %d, \"bound_scale\": "
       "%.17g},\n  \"machine\": {\"bytes_per_second\": %.17g, "
-      "\"flops_per_second\": %.17g, \"source\": %s},\n  \"instructions\": [",
+      "\"flops_per_second\": %.17g, \"threads\": %d, \"source\": %s},\n  \"instructions\": [",
       p.runs(), p.run_seconds() / runs,
       (Sum(rows, &InstructionProfile::seconds) + Sum(rows, &InstructionProfile::wait_seconds)) /
           runs,
       Sum(rows, &InstructionProfile::wait_seconds) / runs,
       Sum(rows, &InstructionProfile::bound_seconds) / runs, p.sharing().devices,
-      p.sharing().cores, p.sharing().pool_threads, p.sharing().BoundScale(),
-      p.rates().bytes_per_second, p.rates().flops_per_second, JsonString(p.rates().source));
+      p.sharing().cores, p.sharing().pool_threads, p.BoundScale(),
+      p.rates().bytes_per_second, p.rates().flops_per_second, p.rates().threads,
+      JsonString(p.rates().source));
   for (size_t i = 0; i < rows.size(); ++i) {
     const InstructionProfile& r = rows[i];
     absl::StrAppend(

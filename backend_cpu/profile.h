@@ -26,7 +26,7 @@ struct InstructionProfile {
   double flops = 0;         // ir/cost_model.h, summed over executions
   double transcendentals = 0;
   double bound_seconds = 0; // summed lower bound (0 for views and control flow),
-                            // scaled by Profiler::bound_scale()
+                            // scaled by DeviceSharing::BoundScale()
   OpCost cost;              // of one execution (ir/cost_model.h)
 };
 
@@ -35,6 +35,9 @@ struct MachineRates {
   double bytes_per_second = 0;  // memory bandwidth (copy: read + write bytes)
   double flops_per_second = 0;  // f32 GEMM rate
   std::string source;           // "measured", "cached (FILE)", "given"
+  // Threads running at once the rates were measured with (all of them
+  // together); 0 for given rates, which stand for the thread pool's width.
+  int threads = 0;
 };
 
 // How the devices of a run share the machine: each device is a thread of
@@ -44,10 +47,16 @@ struct DeviceSharing {
   int64_t devices = 1;   // devices of this process
   int pool_threads = 1;
   int cores = 1;         // usable by this process
-  // Device 0 gets at most cores / devices of the machine while all run,
-  // where the rates assume min(pool_threads, cores): its bounds grow by
-  // devices * min(pool_threads, cores) / cores (at least 1).
-  double BoundScale() const;
+  // The factor of device 0's bounds at rates measured with `rate_threads`
+  // threads at once (0: the pool width): while all devices run, the
+  // devices * pool_threads threads share W = min(devices * pool_threads,
+  // cores) cores, and device 0 gets 1 / devices of what W threads reach.
+  // Rates measured at W give `devices`; rates of fewer threads are taken
+  // to scale linearly up to W: devices * min(rate_threads, cores) / W
+  // (at least 1; 1 for one device).
+  double BoundScale(int rate_threads) const;
+  // The W above: the threads whose rates bound a run of these devices.
+  int SharedThreads() const;
 };
 // This process's sharing for `devices` devices: ThreadPoolWidth() and the
 // cores the process may run on (its CPU affinity).
@@ -76,6 +85,8 @@ class Profiler {
   int64_t runs() const { return runs_; }
   double run_seconds() const { return run_seconds_; }
   const MachineRates& rates() const { return rates_; }
+  // The scale of every bound (DeviceSharing::BoundScale at these rates).
+  double BoundScale() const { return sharing_.BoundScale(rates_.threads); }
   // Rows sorted by time, most expensive first.
   std::vector<InstructionProfile> SortedRows() const;
 

@@ -77,10 +77,12 @@ bool RunPasses(PyModule& m, const py::object& passes, bool verify_each) {
 }
 
 // The rates of the profile's bounds: (bytes/s, flops/s) given, else the
-// measured and cached ones (backend_cpu/machine_rates.h), as hlo-run.
-cpu::MachineRates ProfileRates(const py::object& machine_rates) {
+// measured and cached ones (backend_cpu/machine_rates.h), as hlo-run: for
+// several devices those of all the threads they run at once.
+cpu::MachineRates ProfileRates(const py::object& machine_rates, int64_t devices) {
   if (machine_rates.is_none()) {
     py::gil_scoped_release release;
+    if (devices > 1) return cpu::GetMachineRates(cpu::SharingOf(devices).SharedThreads());
     return cpu::GetMachineRates();
   }
   auto pair = machine_rates.cast<std::pair<double, double>>();
@@ -151,7 +153,7 @@ py::object Run(const PyModule& m, const py::args& args, std::optional<int> threa
   }
   std::unique_ptr<cpu::Profiler> profiler;
   if (profile) {
-    profiler = std::make_unique<cpu::Profiler>(ProfileRates(machine_rates));
+    profiler = std::make_unique<cpu::Profiler>(ProfileRates(machine_rates, replicas * partitions));
     opts.profiler = profiler.get();
   } else if (!machine_rates.is_none()) {
     throw py::value_error("machine_rates is only used with profile=True");

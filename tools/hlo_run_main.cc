@@ -24,6 +24,7 @@
 #include "backend_cpu/memory_estimate.h"
 #include "backend_cpu/profile.h"
 #include "backend_cpu/thread_pool.h"
+#include "backend_cpu/transport.h"
 #include "ir/buffer_allocator.h"
 #include "ir/printer.h"
 #include "ir/verifier.h"
@@ -161,14 +162,19 @@ absl::Status WriteNpy(const std::string& path, const Literal& value) {
   return WriteOutput(path, parts);
 }
 
-// The rates of --profile's bounds: both given, or measured (and cached).
-// Errors are usage errors.
-absl::StatusOr<cpu::MachineRates> ProfileRates(const Options& opts) {
+// The rates of --profile's bounds: both given, or measured (and cached);
+// for several devices in this process, those of all the threads they run
+// at once (DeviceSharing::SharedThreads: 8 devices on 2 cores share what 2
+// threads reach, not twice what one does). Errors are usage errors.
+absl::StatusOr<cpu::MachineRates> ProfileRates(const Options& opts, int64_t local_devices) {
   if (!opts.profile.empty()) {
     absl::StatusOr<int64_t> rows = IntFlag("profile", opts.profile, 0);
     if (!rows.ok()) return rows.status();
   }
-  if (opts.machine_bandwidth.empty() && opts.machine_gflops.empty()) return cpu::GetMachineRates();
+  if (opts.machine_bandwidth.empty() && opts.machine_gflops.empty()) {
+    if (local_devices > 1) return cpu::GetMachineRates(cpu::SharingOf(local_devices).SharedThreads());
+    return cpu::GetMachineRates();
+  }
   if (opts.machine_bandwidth.empty() || opts.machine_gflops.empty())
     return absl::InvalidArgumentError("--machine-bandwidth and --machine-gflops go together");
   cpu::MachineRates rates;
@@ -569,7 +575,10 @@ int Run(int argc, char** argv) {
 
   std::unique_ptr<cpu::Profiler> profiler;
   if (!opts.profile.empty() || !opts.profile_json.empty()) {
-    absl::StatusOr<cpu::MachineRates> rates = ProfileRates(opts);
+    const cpu::DeviceGrid grid = cpu::DeviceGridOf(**module, run_options);
+    const int processes = run_options.transport != nullptr ? run_options.transport->process_count() : 1;
+    absl::StatusOr<cpu::MachineRates> rates =
+        ProfileRates(opts, grid.replicas * grid.partitions / std::max(processes, 1));
     if (!rates.ok()) return UsageError(rates.status().message());
     profiler = std::make_unique<cpu::Profiler>(*rates);
     run_options.profiler = profiler.get();

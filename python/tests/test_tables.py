@@ -51,7 +51,7 @@ def test_profile_rows_with_given_rates():
     result, prof = hlo.run(m, x, profile=True, machine_rates=(1e10, 1e11))
     np.testing.assert_allclose(result, np.exp(np.exp(np.exp(x))), rtol=1e-5)
     assert prof["runs"] == 1
-    assert prof["machine"] == {"bytes_per_second": 1e10, "flops_per_second": 1e11, "source": "given"}
+    assert prof["machine"] == {"bytes_per_second": 1e10, "flops_per_second": 1e11, "threads": 0, "source": "given"}
     rows = {r["name"]: r for r in prof["instructions"]}
     assert rows["e"]["count_per_run"] == 3  # the body's exponential ran three times
     assert rows["e"]["transcendentals_per_run"] == 24

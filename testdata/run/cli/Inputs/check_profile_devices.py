@@ -1,7 +1,8 @@
 """Checks the --profile-json of profile_replicas.hlo (4 devices, 1 pool thread).
 
-The bound of every row is the one-device bound times devices * min(pool
-threads, cores) / cores (at least 1); waits are never negative, only
+Rates given by flags stand for the pool width (machine.threads 0): the bound
+of every row is the one-device bound times devices * min(pool threads,
+cores) / min(devices * pool threads, cores) (at least 1); waits are never negative, only
 collectives wait, and the instruction time is the rows' own time plus their
 waits. Prints "devices ok".
 """
@@ -11,7 +12,9 @@ import sys
 p = json.load(open(sys.argv[1]))
 d = p['devices']
 assert d['count'] == 4 and d['pool_threads'] == 1 and d['cores'] >= 1, d
-scale = max(1.0, d['count'] * min(d['pool_threads'], d['cores']) / d['cores'])
+assert p['machine']['threads'] == 0, p['machine']
+shared = min(d['count'] * d['pool_threads'], d['cores'])
+scale = max(1.0, d['count'] * min(d['pool_threads'], d['cores']) / shared)
 assert abs(d['bound_scale'] - scale) < 1e-12, (d, scale)
 rows = {r['name']: r for r in p['instructions']}
 # add: reads 2 x 4 KiB (the same operand twice), writes 4 KiB, at 10 GB/s.
