@@ -88,6 +88,10 @@ double MeasureGemm() {
 
 MachineRates GetMachineRates() { return GetMachineRates(ThreadPoolWidth()); }
 
+MachineRates GetMachineRatesForDevices(int64_t devices) {
+  return devices > 1 ? GetMachineRates(SharingOf(devices).SharedThreads()) : GetMachineRates();
+}
+
 MachineRates GetMachineRates(int threads) {
   threads = std::max(threads, 1);
   // The BLAS kernel family is part of the key: the same CPU runs GEMM at a

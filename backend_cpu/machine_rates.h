@@ -16,5 +16,10 @@ MachineRates GetMachineRates();
 // The same for `threads` threads at once (the pool is that wide while it
 // measures): what several devices sharing the cores reach together.
 MachineRates GetMachineRates(int threads);
+// The rates a profile of `devices` devices of this process is bounded by:
+// those of the threads they run at once (DeviceSharing::SharedThreads;
+// 8 devices on 2 cores share what 2 threads reach, not twice what one
+// does), or of the pool for one device.
+MachineRates GetMachineRatesForDevices(int64_t devices);
 
 }  // namespace hlo::cpu

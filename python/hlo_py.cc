@@ -82,8 +82,7 @@ bool RunPasses(PyModule& m, const py::object& passes, bool verify_each) {
 cpu::MachineRates ProfileRates(const py::object& machine_rates, int64_t devices) {
   if (machine_rates.is_none()) {
     py::gil_scoped_release release;
-    if (devices > 1) return cpu::GetMachineRates(cpu::SharingOf(devices).SharedThreads());
-    return cpu::GetMachineRates();
+    return cpu::GetMachineRatesForDevices(devices);
   }
   auto pair = machine_rates.cast<std::pair<double, double>>();
   if (!(pair.first > 0) || !(pair.second > 0))

@@ -162,19 +162,16 @@ absl::Status WriteNpy(const std::string& path, const Literal& value) {
   return WriteOutput(path, parts);
 }
 
-// The rates of --profile's bounds: both given, or measured (and cached);
-// for several devices in this process, those of all the threads they run
-// at once (DeviceSharing::SharedThreads: 8 devices on 2 cores share what 2
-// threads reach, not twice what one does). Errors are usage errors.
+// The rates of --profile's bounds: both given, or measured (and cached)
+// for this process's devices (GetMachineRatesForDevices). Errors are usage
+// errors.
 absl::StatusOr<cpu::MachineRates> ProfileRates(const Options& opts, int64_t local_devices) {
   if (!opts.profile.empty()) {
     absl::StatusOr<int64_t> rows = IntFlag("profile", opts.profile, 0);
     if (!rows.ok()) return rows.status();
   }
-  if (opts.machine_bandwidth.empty() && opts.machine_gflops.empty()) {
-    if (local_devices > 1) return cpu::GetMachineRates(cpu::SharingOf(local_devices).SharedThreads());
-    return cpu::GetMachineRates();
-  }
+  if (opts.machine_bandwidth.empty() && opts.machine_gflops.empty())
+    return cpu::GetMachineRatesForDevices(local_devices);
   if (opts.machine_bandwidth.empty() || opts.machine_gflops.empty())
     return absl::InvalidArgumentError("--machine-bandwidth and --machine-gflops go together");
   cpu::MachineRates rates;
