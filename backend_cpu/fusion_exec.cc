@@ -48,6 +48,19 @@ constexpr int64_t kMinInvariantRow = 256;
 // from the cache soon, and plain stores would first read every line of the
 // result from memory.
 constexpr int64_t kStreamOutputBytes = int64_t{16} << 20;
+// Consecutive elementwise steps of a non-lean plan run chunk by chunk
+// (ChunkRun): each step on this many bytes of the widest value, then the
+// next step on the same chunk, so values read only inside the run live in
+// one chunk-sized slot and a layer norm's or softmax's tail stays in L1
+// instead of passing whole 16 KB rows (and 64 KB blocks) through L2.
+constexpr int64_t kChunkBytes = 4 << 10;
+constexpr size_t kChunkMaxInputs = 8;
+// Chunk slots are this much longer than a chunk, so that slots of 4 KB
+// chunks do not start 4 KB apart: a load from one at the same address
+// bits 0-11 as a pending store to another waits for the store (4K
+// aliasing; layer norm 4096^2 at 1 thread, median of 10 minimums: 25.8
+// ms with aligned slots, 20.8 skewed, noisy machine).
+constexpr int64_t kChunkSlotSkew = 256;
 
 int64_t RoundUp(int64_t x) { return (x + kAlign - 1) / kAlign * kAlign; }
 
@@ -109,6 +122,20 @@ struct Splat {
   int64_t offset = 0;  // scratch offset of the spread values
 };
 
+// Steps [first, end) computed chunk by chunk: elementwise steps whose
+// values all have row_elems elements per row, and the pointer-only steps
+// between them (row scalars, invariant rows, splats, aliases). Without a
+// row-scalar or invariant-row operand the block is one flat range cut into
+// chunks; with one, each row is (its operands change from row to row).
+// Elementwise kernels compute each element on its own, so the chunking
+// changes no value.
+struct ChunkRun {
+  int first = 0, end = 0;
+  int64_t row_elems = 0;
+  int64_t chunk_elems = 0;
+  bool per_row = false;
+};
+
 }  // namespace
 
 class FusionPlan {
@@ -133,6 +160,14 @@ class FusionPlan {
   // overlap one block's memory reads with another's arithmetic.
   bool lean = false;
   std::vector<bool> invariant_row;  // per position: one row stands for all
+  std::vector<ChunkRun> runs;
+  std::vector<int> run_at;          // per step: the index of the run starting there, or -1
+  // Per position: its slot holds one chunk of its run (every reader is in
+  // that run), at the same offset for every chunk.
+  std::vector<bool> chunk_local;
+  // Per output: streamed chunk by chunk by the run that computes it (not
+  // at the end of the block).
+  std::vector<bool> streamed_by_run;
   std::vector<bool> row_scalar;     // per position: one element stands for its row
   std::vector<int> outputs;       // positions of the fusion's outputs
   std::vector<int> output_index;  // per position: its output number, or -1
@@ -392,6 +427,145 @@ bool IsLean(const FusionPlan& plan) {
   return true;
 }
 
+// The output a step writes in place (its value is an output and outputs are
+// not streamed), or -1.
+int InPlaceOutput(const FusionPlan& plan, const Step& step) {
+  return plan.stream_outputs ? -1 : plan.output_index[step.out];
+}
+
+// Whether `step` can join a chunk run whose rows have *row_elems elements
+// (0 until an elementwise step fixes it): pointer-only steps (no copy into
+// the result), and elementwise steps whose result and array operands have
+// row_elems elements per row.
+bool JoinsChunkRun(const FusionPlan& plan, const Step& step, int64_t* row_elems) {
+  switch (step.kind) {
+    case StepKind::kRowScalar:
+    case StepKind::kInvariantRow:
+      return true;
+    case StepKind::kSplat:
+    case StepKind::kAlias:
+      return InPlaceOutput(plan, step) < 0;
+    case StepKind::kElementwise:
+      break;
+    default:
+      return false;
+  }
+  const int64_t r = plan.row_elems[step.out];
+  if ((*row_elems != 0 && r != *row_elems) || step.in.size() > kChunkMaxInputs) return false;
+  for (size_t j = 0; j < step.in.size(); ++j) {
+    const int p = step.in[j];
+    if (step.scalar_of[j] >= 0 || step.splat[j] >= 0 || plan.invariant_row[p] || plan.row_scalar[p]) continue;
+    if (plan.row_elems[p] != r) return false;
+  }
+  *row_elems = r;
+  return true;
+}
+
+// Bytes of one element of operand j of a step.
+int64_t OperandBytes(const FusionPlan& plan, const Step& step, size_t j) {
+  return PrimitiveTypeByteSize(plan.split.order[step.in[j]]->shape().element_type());
+}
+
+// Finds the chunk runs of a non-lean plan (runs of at least two
+// elementwise steps, or one that streams an output), marks the values that need only a chunk-sized slot
+// (every reader in their run; a streamed output is copied out chunk by
+// chunk) and takes them out of `slot_holder` (the block slots). Values
+// read inside a run keep their block slot to the run's end: a chunk of a
+// wider value written later in the run must not land on a chunk not yet
+// read. (AssignSlots only hands a freed slot to a value no larger than the
+// one that held it, which with equal row lengths is never wider; this
+// keeps the run safe whatever the slot policy.)
+void FindChunkRuns(FusionPlan* plan, const std::vector<int>& holder, std::vector<int>* last_use,
+                   std::vector<int>* slot_holder) {
+  const int num_steps = static_cast<int>(plan->steps.size());
+  const int n = static_cast<int>(holder.size());
+  plan->run_at.assign(num_steps, -1);
+  plan->chunk_local.assign(n, false);
+  plan->streamed_by_run.assign(plan->outputs.size(), false);
+  if (plan->lean) return;
+  std::vector<int> last_reader(n, -1);
+  std::vector<std::vector<int>> held(n);  // per holder: the positions it holds
+  for (int j = 0; j < num_steps; ++j)
+    for (int p : plan->steps[j].in)
+      if (holder[p] >= 0) last_reader[holder[p]] = j;
+  for (int q = 0; q < n; ++q)
+    if (holder[q] >= 0) held[holder[q]].push_back(q);
+  for (int first = 0; first < num_steps;) {
+    int64_t row_elems = 0;
+    int end = first, elementwise = 0;
+    for (; end < num_steps && JoinsChunkRun(*plan, plan->steps[end], &row_elems); ++end)
+      elementwise += plan->steps[end].kind == StepKind::kElementwise;
+    const int next = end > first ? end : first + 1;
+    if (elementwise == 0) {
+      first = next;
+      continue;
+    }
+    ChunkRun run{first, end, row_elems, 0, false};
+    int64_t widest = 1;
+    for (int j = first; j < end; ++j) {
+      const Step& step = plan->steps[j];
+      if (step.kind != StepKind::kElementwise) continue;
+      run.per_row |= step.per_row;
+      widest = std::max(widest, plan->elem_bytes[step.out]);
+      for (size_t k = 0; k < step.in.size(); ++k) widest = std::max(widest, OperandBytes(*plan, step, k));
+    }
+    // A multiple of 64 elements: chunks of a block start on whole cache lines.
+    run.chunk_elems = std::max<int64_t>(64, kChunkBytes / widest / 64 * 64);
+    std::vector<int> local;  // values of the run that need only a chunk slot
+    bool streams = false;
+    for (int j = first; j < end; ++j) {
+      const Step& step = plan->steps[j];
+      const int p = step.out;
+      if (step.kind != StepKind::kElementwise || holder[p] != p || last_reader[p] >= end) continue;
+      bool streamed = false, kept = false;
+      for (int q : held[p]) {
+        if (plan->output_index[q] < 0) continue;
+        (q == p && plan->stream_outputs ? streamed : kept) = true;
+      }
+      if (kept) continue;
+      local.push_back(p);
+      streams |= streamed;
+    }
+    // One step alone gains from chunks only when it streams its output.
+    if (elementwise < 2 && !streams) {
+      first = next;
+      continue;
+    }
+    for (int p : local) {
+      for (int q : held[p]) plan->chunk_local[q] = true;
+      (*slot_holder)[p] = -1;
+      if (plan->output_index[p] >= 0) plan->streamed_by_run[plan->output_index[p]] = true;
+    }
+    for (int h = 0; h < n; ++h)
+      if (!plan->chunk_local[h] && (*last_use)[h] >= first && (*last_use)[h] < end) (*last_use)[h] = end - 1;
+    plan->run_at[first] = static_cast<int>(plan->runs.size());
+    plan->runs.push_back(run);
+    first = next;
+  }
+}
+
+// Gives each run's chunk-local values chunk-sized slots after `base`
+// (shared within the run as AssignSlots shares block slots; every run
+// reuses the same area) and returns the area's bytes.
+int64_t AssignChunkSlots(FusionPlan* plan, const std::vector<int>& last_use, int64_t base) {
+  int64_t area = 0;
+  for (const ChunkRun& run : plan->runs) {
+    std::vector<int> run_holder(plan->chunk_local.size(), -1);
+    for (int j = run.first; j < run.end; ++j) {
+      const Step& step = plan->steps[j];
+      if (step.kind == StepKind::kElementwise && plan->chunk_local[step.out]) run_holder[step.out] = step.out;
+    }
+    int64_t end = 0;
+    const std::vector<int64_t> offsets = AssignSlots(
+        *plan, run_holder, last_use,
+        [&](int p) { return RoundUp(run.chunk_elems * plan->elem_bytes[p]) + kChunkSlotSkew; }, &end);
+    for (size_t p = 0; p < offsets.size(); ++p)
+      if (run_holder[p] >= 0) plan->offset[p] = base + offsets[p];
+    area = std::max(area, end);
+  }
+  return area;
+}
+
 // `rows` rounded down to a whole number of cache lines of every output
 // (when that leaves at least one line): a block boundary inside a line
 // makes two blocks write parts of one line, with streaming stores a
@@ -561,14 +735,16 @@ absl::StatusOr<std::unique_ptr<FusionPlan>> MakeFusionPlan(const Computation& fu
   // Row values share scratch slots when their lifetimes do not overlap, so
   // a block's working set is the values live at once, not all of them.
   const std::vector<int> holder = ScratchHolders(*plan);
-  const std::vector<int> last_use = LastUses(*plan, holder);
+  std::vector<int> last_use = LastUses(*plan, holder);
+  plan->lean = IsLean(*plan);
+  std::vector<int> slot_holder = holder;  // the values with a block slot
+  FindChunkRuns(plan.get(), holder, &last_use, &slot_holder);
   int64_t live_row_bytes = 0;
-  AssignSlots(*plan, holder, last_use, [&plan](int p) { return plan->RowBytes(p); }, &live_row_bytes);
+  AssignSlots(*plan, slot_holder, last_use, [&plan](int p) { return plan->RowBytes(p); }, &live_row_bytes);
   bytes_per_row += live_row_bytes;
   if (!plan->stream_outputs)
     for (int p : plan->outputs) bytes_per_row += plan->RowBytes(p);  // written through the cache
   if (bytes_per_row > kMaxRowBytes) return absl::InvalidArgumentError("rows too long to block");
-  plan->lean = IsLean(*plan);
   const int64_t row_bytes = std::max<int64_t>(1, bytes_per_row);
   plan->block_rows = WholeLineRows(
       *plan, std::clamp<int64_t>((plan->lean ? kLeanBlockBytes : kBlockBytes) / row_bytes, 1, s.rows));
@@ -578,12 +754,13 @@ absl::StatusOr<std::unique_ptr<FusionPlan>> MakeFusionPlan(const Computation& fu
   plan->parallel_rows = std::max<int64_t>(1, parallel_rows / plan->block_rows) * plan->block_rows;
   int64_t at = 0;
   plan->offset = AssignSlots(
-      *plan, holder, last_use, [&plan](int p) { return RoundUp(plan->RowBytes(p) * plan->block_rows); }, &at);
+      *plan, slot_holder, last_use, [&plan](int p) { return RoundUp(plan->RowBytes(p) * plan->block_rows); }, &at);
   for (Splat& sp : plan->splats) {
     sp.offset = at;
     at += RoundUp(sp.elems * plan->block_rows *
                   PrimitiveTypeByteSize(s.order[sp.scalar]->shape().element_type()));
   }
+  at += AssignChunkSlots(plan.get(), last_use, at);
   plan->scratch_bytes = at;
   return plan;
 }
@@ -746,12 +923,6 @@ const uint8_t* FixedOperand(const FusionPlan& plan, const Step& step, size_t j,
   return nullptr;
 }
 
-// The output a step writes in place (its value is an output and outputs are
-// not streamed), or -1.
-int InPlaceOutput(const FusionPlan& plan, const Step& step) {
-  return plan.stream_outputs ? -1 : plan.output_index[step.out];
-}
-
 // Where a step writes its block: in place in the result (InPlaceOutput),
 // else its scratch slot.
 RowRef DestinationOf(const FusionPlan& plan, const Step& step, absl::Span<uint8_t* const> out_data,
@@ -759,6 +930,91 @@ RowRef DestinationOf(const FusionPlan& plan, const Step& step, absl::Span<uint8_
   const int out_index = InPlaceOutput(plan, step);
   return out_index >= 0 ? RowRef{out_data[out_index], plan.RowBytes(step.out)}
                         : RowRef{scratch + plan.offset[step.out], 0};
+}
+
+// Where a chunk of a value starts: base + flat * per_elem + row * per_row +
+// column * per_column bytes, for the chunk at flat element `flat` of the
+// block, in row `row`, at column `column` of the row.
+struct ChunkPointer {
+  const uint8_t* base = nullptr;
+  int64_t per_elem = 0, per_row = 0, per_column = 0;
+  const uint8_t* At(int64_t flat, int64_t row, int64_t column) const {
+    return base + flat * per_elem + row * per_row + column * per_column;
+  }
+};
+
+// The chunk pointer of value p whose block starts at `base`.
+ChunkPointer ChunkPointerOf(const FusionPlan& plan, int p, const uint8_t* base) {
+  const int64_t bytes = plan.elem_bytes[p];
+  if (plan.chunk_local[p]) return {base, 0, 0, 0};
+  if (plan.row_scalar[p]) return {base, 0, bytes, 0};
+  if (plan.invariant_row[p]) return {base, 0, 0, bytes};
+  return {base, bytes, 0, 0};
+}
+
+// Runs the steps of `run` on the block of m rows from r0, chunk by chunk,
+// and streams out the outputs it computes chunk by chunk. Sets ptr[] of
+// the values it computes to where their block (or chunk slot) starts.
+void RunChunkRun(const FusionPlan& plan, const ChunkRun& run, absl::Span<const Literal* const> whole,
+                 absl::Span<uint8_t* const> out_data, uint8_t* scratch, int64_t r0, int64_t m,
+                 absl::Span<const uint8_t*> ptr) {
+  struct ChunkStep {
+    const Step* step;
+    absl::InlinedVector<ChunkPointer, 3> in;
+    ChunkPointer out;
+  };
+  absl::InlinedVector<ChunkStep, 16> steps;
+  absl::InlinedVector<int, 2> streamed;  // outputs copied out after each chunk
+  for (int j = run.first; j < run.end; ++j) {
+    const Step& step = plan.steps[j];
+    switch (step.kind) {
+      case StepKind::kRowScalar:
+      case StepKind::kAlias:
+        ptr[step.out] = ptr[step.in[0]];
+        continue;
+      case StepKind::kInvariantRow:
+        ptr[step.out] = step.source >= 0 ? plan.sources[step.source].data() : whole[step.in[0]]->data();
+        continue;
+      case StepKind::kSplat:
+        ptr[step.out] = scratch + plan.splats[step.splat_index].offset;
+        continue;
+      default:
+        break;
+    }
+    uint8_t* dst = DestinationOf(plan, step, out_data, scratch).At(r0);
+    ptr[step.out] = dst;
+    ChunkStep c{&step, {}, ChunkPointerOf(plan, step.out, dst)};
+    for (size_t k = 0; k < step.in.size(); ++k) {
+      const uint8_t* fixed = FixedOperand(plan, step, k, whole, scratch);
+      if (step.scalar_of[k] >= 0) {
+        c.in.push_back({fixed, 0, 0, 0});
+      } else if (fixed != nullptr) {  // a splat spread over the block
+        c.in.push_back({fixed, OperandBytes(plan, step, k), 0, 0});
+      } else {
+        c.in.push_back(ChunkPointerOf(plan, step.in[k], ptr[step.in[k]]));
+      }
+    }
+    steps.push_back(std::move(c));
+    const int o = plan.output_index[step.out];
+    if (o >= 0 && plan.streamed_by_run[o]) streamed.push_back(o);
+  }
+  const int64_t rows = run.per_row ? m : 1;
+  const int64_t row_elems = run.per_row ? run.row_elems : m * run.row_elems;
+  const void* ins[kChunkMaxInputs];
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < row_elems; c += run.chunk_elems) {
+      const int64_t len = std::min(run.chunk_elems, row_elems - c);
+      const int64_t flat = r * row_elems + c;
+      for (const ChunkStep& cs : steps) {
+        for (size_t k = 0; k < cs.in.size(); ++k) ins[k] = cs.in[k].At(flat, r, c);
+        cs.step->kernel(ins, const_cast<uint8_t*>(cs.out.At(flat, r, c)), 0, len, cs.step->params);
+      }
+      for (int o : streamed) {
+        const int p = plan.outputs[o];
+        const int64_t bytes = plan.elem_bytes[p];
+        StreamCopy(out_data[o] + (r0 * run.row_elems + flat) * bytes, ptr[p], len * bytes);
+      }
+    }
 }
 
 // Rows [begin, end) of a lean plan (FusionPlan::lean): the pointers of
@@ -896,7 +1152,13 @@ absl::StatusOr<Literal> RunFusionPlan(const FusionPlan& plan, const Instruction&
       const int64_t m = std::min(plan.block_rows, end - r0);
       for (int p : plan.whole)
         if (s.read_by_rows[p]) ptr[p] = whole[p]->data() + r0 * plan.RowBytes(p);
-      for (const Step& step : plan.steps) {
+      for (size_t j = 0; j < plan.steps.size(); ++j) {
+        if (const int run = plan.run_at[j]; run >= 0) {
+          RunChunkRun(plan, plan.runs[run], whole, out_data, scratch, r0, m, absl::MakeSpan(ptr));
+          j = plan.runs[run].end - 1;
+          continue;
+        }
+        const Step& step = plan.steps[j];
         // Without streaming, outputs are computed in place in the result.
         const int out_index = InPlaceOutput(plan, step);
         const int64_t row_bytes = plan.RowBytes(step.out);
@@ -974,6 +1236,7 @@ absl::StatusOr<Literal> RunFusionPlan(const FusionPlan& plan, const Instruction&
       }
       if (plan.stream_outputs)
         for (size_t o = 0; o < num_outputs; ++o) {
+          if (plan.streamed_by_run[o]) continue;
           const int p = plan.outputs[o];
           StreamCopy(out_data[o] + r0 * plan.RowBytes(p), ptr[p], m * plan.RowBytes(p));
         }
@@ -1011,7 +1274,9 @@ std::string DescribeFusionPlan(const FusionPlan& plan) {
 }
 
 FusionPlanBlocks DescribeFusionBlocks(const FusionPlan& plan) {
-  return {plan.lean, plan.block_rows, plan.parallel_rows};
+  int64_t chunk_local = 0;
+  for (size_t p = 0; p < plan.chunk_local.size(); ++p) chunk_local += plan.chunk_local[p];
+  return {plan.lean, plan.block_rows, plan.parallel_rows, static_cast<int64_t>(plan.runs.size()), chunk_local};
 }
 
 FusionPlans::FusionPlans(const Module& module) {

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "backend_cpu/executor.h"
 #include "backend_cpu/fusion_exec.h"
 #include "backend_cpu/fusion_widen_bf16.h"
@@ -582,6 +583,116 @@ ENTRY e {
     }
     SCOPED_TRACE(rows);
     ExpectSameAsOpByOp(text.c_str());
+  }
+}
+
+// Replaces every "R" that starts a dimension list ("[R,") with `rows`.
+std::string WithRows(std::string text, const std::string& rows) {
+  for (size_t at = text.find("[R,"); at != std::string::npos; at = text.find("[R,", at))
+    text.replace(at + 1, 1, rows);
+  for (size_t at = text.find("[R]"); at != std::string::npos; at = text.find("[R]", at))
+    text.replace(at + 1, 1, rows);
+  return text;
+}
+
+TEST(FusionExecTest, LongRowsRunElementwiseStepsChunkByChunk) {
+  // Rows of C f32 (four 1024-element chunks and a short one): the
+  // centring and squaring run chunk by chunk (xc kept whole for after the
+  // second reduction, sq kept for the reduction), the normalisation's tail
+  // (row scalar, invariant rows gamma and beta) in chunk-sized slots; with
+  // 1001 rows the 16.8 MB output is streamed out chunk by chunk, with 7
+  // it is written in place.
+  const std::string text = R"(
+HloModule m
+ad { x = f32[] parameter(0)  y = f32[] parameter(1)  ROOT s = f32[] add(x, y) }
+f {
+  x = f32[R,C] parameter(0)
+  g = f32[C] parameter(1)
+  b = f32[C] parameter(2)
+  z = f32[] constant(0)
+  inv = f32[] constant(0.00023832221)
+  bi = f32[R] broadcast(inv), dimensions={}
+  s = f32[R] reduce(x, z), dimensions={1}, to_apply=ad
+  mean = f32[R] multiply(s, bi)
+  bm = f32[R,C] broadcast(mean), dimensions={0}
+  xc = f32[R,C] subtract(x, bm)
+  sq = f32[R,C] multiply(xc, xc)
+  ss = f32[R] reduce(sq, z), dimensions={1}, to_apply=ad
+  var = f32[R] multiply(ss, bi)
+  eps = f32[] constant(1e-5)
+  be = f32[R] broadcast(eps), dimensions={}
+  ve = f32[R] add(var, be)
+  rstd = f32[R] rsqrt(ve)
+  br = f32[R,C] broadcast(rstd), dimensions={0}
+  xn = f32[R,C] multiply(xc, br)
+  bg = f32[R,C] broadcast(g), dimensions={1}
+  bb = f32[R,C] broadcast(b), dimensions={1}
+  y0 = f32[R,C] multiply(xn, bg)
+  y1 = f32[R,C] add(y0, bb)
+  ROOT y = f32[R,C] tanh(y1)
+}
+ENTRY e {
+  x = f32[R,C] parameter(0)
+  g = f32[C] parameter(1)
+  b = f32[C] parameter(2)
+  ROOT r = f32[R,C] fusion(x, g, b), kind=kInput, calls=f
+})";
+  for (const auto& [rows, cols] : {std::pair{"7", "4196"}, {"1001", "4196"}, {"13", "300"}, {"14001", "300"}}) {
+    SCOPED_TRACE(absl::StrCat(rows, "x", cols));
+    std::string module = WithRows(text, rows);
+    for (size_t at = module.find('C'); at != std::string::npos; at = module.find('C', at)) {
+      if (module[at - 1] == ',' || module[at - 1] == '[') {
+        module.replace(at, 1, cols);
+      } else {
+        ++at;
+      }
+    }
+    const FusionPlanBlocks blocks = RootPlanBlocks(module);
+    EXPECT_FALSE(blocks.lean);
+    EXPECT_GE(blocks.chunk_runs, 2);
+    // xn, y0, y1 at least; y as well when it is streamed.
+    EXPECT_GE(blocks.chunk_local_values, std::string(rows).size() <= 2 ? 3 : 4);
+    ExpectSameAsOpByOp(module.c_str());
+  }
+}
+
+TEST(FusionExecTest, FlatChunkRunsMixElementSizesAndKeepOutputsReadLater) {
+  // Short rows (70 elements): the block is one flat range cut into chunks.
+  // bf16 and f32 values in one run (chunks of 1024 elements, the widest
+  // four bytes), a select on a comparison, a clamp with spread scalars; u
+  // is an output that a later reduction also reads (kept in a block slot),
+  // w an output only the run reads. In place and, with 60000 rows, streamed.
+  const std::string text = R"(
+HloModule m
+mx { x = f32[] parameter(0)  y = f32[] parameter(1)  ROOT s = f32[] maximum(x, y) }
+f {
+  a = bf16[R,70] parameter(0)
+  c = f32[R,70] parameter(1)
+  af = f32[R,70] convert(a)
+  lo = f32[] constant(-1.5)
+  hi = f32[] constant(2.5)
+  u = f32[R,70] clamp(lo, af, hi)
+  cmp = pred[R,70] compare(u, c), direction=GT
+  v = f32[R,70] select(cmp, u, c)
+  vb = bf16[R,70] convert(v)
+  w = bf16[R,70] multiply(vb, vb)
+  z = f32[] constant(-inf)
+  m = f32[R] reduce(u, z), dimensions={1}, to_apply=mx
+  ROOT t = (f32[R,70], bf16[R,70], f32[R]) tuple(u, w, m)
+}
+ENTRY e {
+  a = bf16[R,70] parameter(0)
+  c = f32[R,70] parameter(1)
+  ROOT r = (f32[R,70], bf16[R,70], f32[R]) fusion(a, c), kind=kInput, calls=f
+})";
+  for (const char* rows : {"333", "60000"}) {
+    SCOPED_TRACE(rows);
+    const std::string module = WithRows(text, rows);
+    const FusionPlanBlocks blocks = RootPlanBlocks(module);
+    EXPECT_FALSE(blocks.lean);
+    EXPECT_GE(blocks.chunk_runs, 1);
+    EXPECT_GE(blocks.chunk_local_values, 3);  // af, cmp, v at least
+    ExpectSameAsOpByOp(module.c_str());
   }
 }
 
