@@ -112,6 +112,8 @@ struct Step {
   // row_reduce_elems elements through this kernel.
   RowReduceFn row_reduce = nullptr;
   int64_t row_reduce_elems = 0;
+  // The same fold in pieces (a reduce at the end of a chunk run).
+  RowLanes lanes;
 };
 
 // A whole scalar spread over a block, for an elementwise operand (clamp's
@@ -123,10 +125,12 @@ struct Splat {
 };
 
 // Steps [first, end) computed chunk by chunk: elementwise steps whose
-// values all have row_elems elements per row, and the pointer-only steps
-// between them (row scalars, invariant rows, splats, aliases). Without a
-// row-scalar or invariant-row operand the block is one flat range cut into
-// chunks; with one, each row is (its operands change from row to row).
+// values all have row_elems elements per row, the pointer-only steps
+// between them (row scalars, invariant rows, splats, aliases), and maybe a
+// row reduce at the end, folded chunk by chunk (RowLanes). Without a
+// row-scalar or invariant-row operand or a reduce, the block is one flat
+// range cut into chunks; with one, each row is (its operands change from
+// row to row, the reduce's lanes are per row).
 // Elementwise kernels compute each element on its own, so the chunking
 // changes no value.
 struct ChunkRun {
@@ -433,6 +437,15 @@ int InPlaceOutput(const FusionPlan& plan, const Step& step) {
   return plan.stream_outputs ? -1 : plan.output_index[step.out];
 }
 
+// Whether a reduce step can end a chunk run of rows of row_elems
+// elements: it folds whole rows of them in lanes (RowLanes), which the
+// chunks, multiples of kRowLanes, cut where the whole-row fold would.
+bool ReduceEndsChunkRun(const FusionPlan& plan, const Step& step, int64_t row_elems) {
+  return step.kind == StepKind::kReduce && step.row_reduce != nullptr && step.lanes.start != nullptr &&
+         row_elems >= kRowLanes && row_elems <= RowLanesMaxRow() && plan.row_elems[step.in[0]] == row_elems &&
+         step.row_reduce_elems == row_elems;
+}
+
 // Whether `step` can join a chunk run whose rows have *row_elems elements
 // (0 until an elementwise step fixes it): pointer-only steps (no copy into
 // the result), and elementwise steps whose result and array operands have
@@ -447,6 +460,8 @@ bool JoinsChunkRun(const FusionPlan& plan, const Step& step, int64_t* row_elems)
       return InPlaceOutput(plan, step) < 0;
     case StepKind::kElementwise:
       break;
+    case StepKind::kReduce:
+      return ReduceEndsChunkRun(plan, step, *row_elems);
     default:
       return false;
   }
@@ -493,14 +508,19 @@ void FindChunkRuns(FusionPlan* plan, const std::vector<int>& holder, std::vector
   for (int first = 0; first < num_steps;) {
     int64_t row_elems = 0;
     int end = first, elementwise = 0;
-    for (; end < num_steps && JoinsChunkRun(*plan, plan->steps[end], &row_elems); ++end)
+    // A reduce ends its run: its result is complete only after the row's
+    // last chunk, so nothing in the run may read it.
+    bool reduces = false;
+    for (; end < num_steps && !reduces && JoinsChunkRun(*plan, plan->steps[end], &row_elems); ++end) {
       elementwise += plan->steps[end].kind == StepKind::kElementwise;
+      reduces = plan->steps[end].kind == StepKind::kReduce;
+    }
     const int next = end > first ? end : first + 1;
     if (elementwise == 0) {
       first = next;
       continue;
     }
-    ChunkRun run{first, end, row_elems, 0, false};
+    ChunkRun run{first, end, row_elems, 0, reduces};
     int64_t widest = 1;
     for (int j = first; j < end; ++j) {
       const Step& step = plan->steps[j];
@@ -693,6 +713,7 @@ absl::StatusOr<std::unique_ptr<FusionPlan>> MakeFusionPlan(const Computation& fu
       std::sort(step.reduced.begin(), step.reduced.end());
       if (step.reduced.size() == step.inner_dims.size()) {  // reduced = {1..inner}: whole rows
         step.row_reduce = RowReducerFor(step.type, step.reducer);
+        step.lanes = RowLanesFor(step.type, step.reducer);
         step.row_reduce_elems = 1;
         for (int64_t d : step.inner_dims) step.row_reduce_elems *= d;
       }
@@ -962,7 +983,9 @@ void RunChunkRun(const FusionPlan& plan, const ChunkRun& run, absl::Span<const L
     const Step* step;
     absl::InlinedVector<ChunkPointer, 3> in;
     ChunkPointer out;
+    const uint8_t* init = nullptr;  // a reduce's initial value
   };
+  alignas(64) uint8_t lanes[kRowLanesBytes];  // the reduce's lanes (one per run, at its end)
   absl::InlinedVector<ChunkStep, 16> steps;
   absl::InlinedVector<int, 2> streamed;  // outputs copied out after each chunk
   for (int j = run.first; j < run.end; ++j) {
@@ -978,6 +1001,14 @@ void RunChunkRun(const FusionPlan& plan, const ChunkRun& run, absl::Span<const L
       case StepKind::kSplat:
         ptr[step.out] = scratch + plan.splats[step.splat_index].offset;
         continue;
+      case StepKind::kReduce: {
+        uint8_t* dst = DestinationOf(plan, step, out_data, scratch).At(r0);
+        ptr[step.out] = dst;
+        ChunkStep c{&step, {ChunkPointerOf(plan, step.in[0], ptr[step.in[0]])}, {dst, 0, plan.elem_bytes[step.out], 0},
+                    whole[step.in[1]]->data()};
+        steps.push_back(std::move(c));
+        continue;
+      }
       default:
         break;
     }
@@ -1006,6 +1037,13 @@ void RunChunkRun(const FusionPlan& plan, const ChunkRun& run, absl::Span<const L
       const int64_t len = std::min(run.chunk_elems, row_elems - c);
       const int64_t flat = r * row_elems + c;
       for (const ChunkStep& cs : steps) {
+        if (cs.init != nullptr) {  // the reduce
+          const RowLanes& f = cs.step->lanes;
+          const uint8_t* x = cs.in[0].At(flat, r, c);
+          c == 0 ? f.start(lanes, x, len) : f.add(lanes, x, len);
+          if (c + len == row_elems) f.finish(lanes, cs.init, const_cast<uint8_t*>(cs.out.At(flat, r, c)));
+          continue;
+        }
         for (size_t k = 0; k < cs.in.size(); ++k) ins[k] = cs.in[k].At(flat, r, c);
         cs.step->kernel(ins, const_cast<uint8_t*>(cs.out.At(flat, r, c)), 0, len, cs.step->params);
       }
@@ -1276,7 +1314,10 @@ std::string DescribeFusionPlan(const FusionPlan& plan) {
 FusionPlanBlocks DescribeFusionBlocks(const FusionPlan& plan) {
   int64_t chunk_local = 0;
   for (size_t p = 0; p < plan.chunk_local.size(); ++p) chunk_local += plan.chunk_local[p];
-  return {plan.lean, plan.block_rows, plan.parallel_rows, static_cast<int64_t>(plan.runs.size()), chunk_local};
+  int64_t reduce_runs = 0;
+  for (const ChunkRun& run : plan.runs) reduce_runs += plan.steps[run.end - 1].kind == StepKind::kReduce;
+  return {plan.lean, plan.block_rows, plan.parallel_rows, static_cast<int64_t>(plan.runs.size()), reduce_runs,
+          chunk_local};
 }
 
 FusionPlans::FusionPlans(const Module& module) {

@@ -72,12 +72,14 @@ std::string DescribeFusionPlan(const FusionPlan& plan);
 // lean (every step an elementwise kernel over whole blocks, a splat or an
 // alias: small blocks with pointers resolved once), the rows of a block and
 // the rows a thread takes at a time; the runs of elementwise steps computed
-// chunk by chunk and the values that live in one chunk-sized slot.
+// chunk by chunk, those of them a row reduce ends, and the values that live
+// in one chunk-sized slot.
 struct FusionPlanBlocks {
   bool lean = false;
   int64_t block_rows = 0;
   int64_t parallel_rows = 0;
   int64_t chunk_runs = 0;
+  int64_t chunk_runs_ending_in_reduce = 0;
   int64_t chunk_local_values = 0;
 };
 FusionPlanBlocks DescribeFusionBlocks(const FusionPlan& plan);

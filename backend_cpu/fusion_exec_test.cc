@@ -595,6 +595,20 @@ std::string WithRows(std::string text, const std::string& rows) {
   return text;
 }
 
+// The same, and every "C" that starts or follows a dimension ("[C]",
+// "[R,C]") replaced with `cols`.
+std::string WithRowsAndCols(const std::string& text, const std::string& rows, const std::string& cols) {
+  std::string module = WithRows(text, rows);
+  for (size_t at = module.find('C'); at != std::string::npos; at = module.find('C', at)) {
+    if (module[at - 1] == ',' || module[at - 1] == '[') {
+      module.replace(at, 1, cols);
+    } else {
+      ++at;
+    }
+  }
+  return module;
+}
+
 TEST(FusionExecTest, LongRowsRunElementwiseStepsChunkByChunk) {
   // Rows of C f32 (four 1024-element chunks and a short one): the
   // centring and squaring run chunk by chunk (xc kept whole for after the
@@ -639,14 +653,7 @@ ENTRY e {
 })";
   for (const auto& [rows, cols] : {std::pair{"7", "4196"}, {"1001", "4196"}, {"13", "300"}, {"14001", "300"}}) {
     SCOPED_TRACE(absl::StrCat(rows, "x", cols));
-    std::string module = WithRows(text, rows);
-    for (size_t at = module.find('C'); at != std::string::npos; at = module.find('C', at)) {
-      if (module[at - 1] == ',' || module[at - 1] == '[') {
-        module.replace(at, 1, cols);
-      } else {
-        ++at;
-      }
-    }
+    const std::string module = WithRowsAndCols(text, rows, cols);
     const FusionPlanBlocks blocks = RootPlanBlocks(module);
     EXPECT_FALSE(blocks.lean);
     EXPECT_GE(blocks.chunk_runs, 2);
@@ -692,6 +699,48 @@ ENTRY e {
     EXPECT_FALSE(blocks.lean);
     EXPECT_GE(blocks.chunk_runs, 1);
     EXPECT_GE(blocks.chunk_local_values, 3);  // af, cmp, v at least
+    ExpectSameAsOpByOp(module.c_str());
+  }
+}
+
+TEST(FusionExecTest, RowReductionsEndChunkRuns) {
+  // Softmax rows: the sum of the exponentials ends the run that computes
+  // them (folded chunk by chunk in lanes), the maximum of a bf16 copy ends
+  // another. Rows of 40 (shorter than the lanes: no run ends in a reduce),
+  // 4196 and 33000 (longer than the lanes' rows: blocked partials, the
+  // reduce stays outside the run).
+  const std::string text = R"(
+HloModule m
+mx { x = f32[] parameter(0)  y = f32[] parameter(1)  ROOT s = f32[] maximum(x, y) }
+bmx { x = bf16[] parameter(0)  y = bf16[] parameter(1)  ROOT s = bf16[] maximum(x, y) }
+ad { x = f32[] parameter(0)  y = f32[] parameter(1)  ROOT s = f32[] add(x, y) }
+f {
+  x = f32[R,C] parameter(0)
+  ninf = f32[] constant(-inf)
+  m = f32[R] reduce(x, ninf), dimensions={1}, to_apply=mx
+  bm = f32[R,C] broadcast(m), dimensions={0}
+  d = f32[R,C] subtract(x, bm)
+  e = f32[R,C] exponential(d)
+  z = f32[] constant(0)
+  s = f32[R] reduce(e, z), dimensions={1}, to_apply=ad
+  bs = f32[R,C] broadcast(s), dimensions={0}
+  y = f32[R,C] divide(e, bs)
+  yh = f32[R,C] multiply(y, y)
+  yb = bf16[R,C] convert(yh)
+  bz = bf16[] constant(-inf)
+  ym = bf16[R] reduce(yb, bz), dimensions={1}, to_apply=bmx
+  ROOT t = (f32[R,C], bf16[R]) tuple(y, ym)
+}
+ENTRY e {
+  x = f32[R,C] parameter(0)
+  ROOT r = (f32[R,C], bf16[R]) fusion(x), kind=kInput, calls=f
+})";
+  for (const auto& [rows, cols] : {std::pair{"37", "40"}, {"5", "4196"}, {"3", "33000"}}) {
+    SCOPED_TRACE(absl::StrCat(rows, "x", cols));
+    const std::string module = WithRowsAndCols(text, rows, cols);
+    const FusionPlanBlocks blocks = RootPlanBlocks(module);
+    if (std::string(cols) == "4196") EXPECT_GE(blocks.chunk_runs_ending_in_reduce, 2);
+    if (std::string(cols) != "4196") EXPECT_EQ(blocks.chunk_runs_ending_in_reduce, 0);
     ExpectSameAsOpByOp(module.c_str());
   }
 }

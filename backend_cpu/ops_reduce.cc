@@ -307,13 +307,20 @@ struct RunReducer {
   HLO_EW_CLONES static C TreeLanes(const S* x, int64_t n) {
     C acc[L];
     for (int64_t j = 0; j < L; ++j) acc[j] = T::Load(x[j]);
-    int64_t i = L;
-    for (; i + L <= n; i += L)
-      for (int64_t j = 0; j < L; ++j) acc[j] = Op::Apply(acc[j], T::Load(x[i + j]));
-    // The tail folds into the lanes too (any order gives the same value).
-    for (int64_t j = 0; i + j < n; ++j) acc[j] = Op::Apply(acc[j], T::Load(x[i + j]));
+    FoldIntoLanes<L>(acc, x + L, n - L);
     HalveLanes<L>(acc);
     return acc[0];
+  }
+  // Whole blocks of L into the lanes, then the tail into the first lanes
+  // (any order gives the same value). Folding a row in pieces that are
+  // multiples of L (all but the last) meets every element with the same
+  // lane in the same order (RowLanesFor).
+  template <int64_t L>
+  static inline __attribute__((always_inline)) void FoldIntoLanes(C* acc, const S* x, int64_t n) {
+    int64_t i = 0;
+    for (; i + L <= n; i += L)
+      for (int64_t j = 0; j < L; ++j) acc[j] = Op::Apply(acc[j], T::Load(x[i + j]));
+    for (int64_t j = 0; i + j < n; ++j) acc[j] = Op::Apply(acc[j], T::Load(x[i + j]));
   }
   template <int64_t L>
   static inline __attribute__((always_inline)) void HalveLanes(C* acc) {
@@ -836,7 +843,55 @@ struct RowReducerOf {
   }
 };
 
+// Dispatch target of RowLanesFor: RunReducer::Fold's lane loop for rows of
+// kRowLanes..kChunk elements (TreeLanes<kL>) cut into pieces.
+template <class T, BinOp kOp>
+struct RowLanesOf {
+  using S = typename T::Storage;
+  using C = typename T::Compute;
+  using R = RunReducer<T, kOp>;
+  using Op = Scalar<T, kOp>;
+  static constexpr int64_t kL = R::kL;
+  static_assert(!R::kTreeCombine || kL == kRowLanes, "the pieces must cut the row where Fold's lanes do");
+  static_assert(!R::kTreeCombine || kL * sizeof(C) <= kRowLanesBytes, "lane state too big");
+  static void Run(RowLanes* fns) {
+    if constexpr (R::kTreeCombine) *fns = RowLanes{&Start, &Add, &Finish};
+  }
+  static void Start(void* lanes, const void* in, int64_t n) {
+    C* acc = static_cast<C*>(lanes);
+    const S* x = static_cast<const S*>(in);
+    for (int64_t j = 0; j < kL; ++j) acc[j] = T::Load(x[j]);
+    Add(lanes, x + kL, n - kL);
+  }
+  HLO_EW_CLONES static void Add(void* lanes, const void* in, int64_t n) {
+    C acc[kL];
+    std::memcpy(acc, lanes, sizeof acc);
+    R::template FoldIntoLanes<kL>(acc, static_cast<const S*>(in), n);
+    std::memcpy(lanes, acc, sizeof acc);
+  }
+  static void Finish(const void* lanes, const void* init, void* out) {
+    C acc[kL];
+    std::memcpy(acc, lanes, sizeof acc);
+    R::template HalveLanes<kL>(acc);
+    S init_value;
+    std::memcpy(&init_value, init, sizeof init_value);
+    const S y = T::Store(Op::Apply(T::Load(init_value), acc[0]));
+    std::memcpy(out, &y, sizeof y);
+  }
+};
+
 }  // namespace
+
+RowLanes RowLanesFor(PrimitiveType type, const Computation* reducer) {
+  if (RowReducerFor(type, reducer) == nullptr) return {};
+  bool swapped = false;
+  const BinOp op = MatchBinary(reducer, type, &swapped);
+  RowLanes fns;
+  DispatchTypeOp<RowLanesOf>(type, op, &fns);
+  return fns;
+}
+
+int64_t RowLanesMaxRow() { return kChunk; }
 
 RowReduceFn RowReducerFor(PrimitiveType type, const Computation* reducer) {
   bool swapped = false;

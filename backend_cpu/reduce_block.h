@@ -32,4 +32,22 @@ using RowReduceFn = void (*)(const void* in, const void* init, void* out, int64_
 // kernel, or a bf16/f16 sum or product (XLA's tree order, reduce_tree.h).
 RowReduceFn RowReducerFor(PrimitiveType type, const Computation* reducer);
 
+// The same row fold in pieces, for callers that produce a row chunk by
+// chunk (fused runs): start(lanes, x, n) with the first piece, add(lanes,
+// x, n) with each next one, finish(lanes, init, out) writes the row's
+// result. Same bits as the RowReducerFor kernel when the row has
+// kRowLanes to RowLanesMaxRow() elements and every piece but the last is
+// a multiple of kRowLanes (the first at least kRowLanes). `lanes` is
+// kRowLanesBytes of caller storage. All null when the kernel does not
+// fold rows in lanes (integer types, bf16/f16 sums).
+inline constexpr int64_t kRowLanes = 64;
+inline constexpr int64_t kRowLanesBytes = kRowLanes * 8;
+struct RowLanes {
+  void (*start)(void* lanes, const void* in, int64_t n) = nullptr;
+  void (*add)(void* lanes, const void* in, int64_t n) = nullptr;
+  void (*finish)(const void* lanes, const void* init, void* out) = nullptr;
+};
+RowLanes RowLanesFor(PrimitiveType type, const Computation* reducer);
+int64_t RowLanesMaxRow();
+
 }  // namespace hlo::cpu
