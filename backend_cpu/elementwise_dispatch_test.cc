@@ -146,6 +146,34 @@ TEST(ElementwiseDispatchTest, StagedSpansMatchScalarAtEveryLengthAndInPlace) {
   }
 }
 
+// Chunks whose results are all normal scale by one exponent add (the
+// staged spans' fast form): the bits of the scalar functions over the whole
+// range, chunks of normal results next to chunks with subnormal, overflowing,
+// infinite and NaN ones, and the edges of the fast form (k = -125 and 127).
+TEST(ElementwiseDispatchTest, StagedSpansOfNormalResultsMatchScalar) {
+  std::vector<float> x;
+  for (float lo = -105.0f; lo < 90.0f; lo += 0.75f)  // 128 values per step of 0.75
+    for (int j = 0; j < 128; ++j) x.push_back(lo + 0.75f * static_cast<float>(j) / 128.0f);
+  for (float edge : {-86.64f, -86.99f, -87.33f, -87.5f, 87.68f, 88.02f, 88.37f, 88.39f, 88.72f})
+    for (int j = 0; j < 128; ++j) x.push_back(std::nextafter(edge, j % 2 ? 100.0f : -100.0f) + 1e-4f * (j / 2));
+  for (int j = 0; j < 128; ++j) x.push_back(j == 77 ? std::nanf("") : j == 78 ? INFINITY : j == 79 ? -INFINITY : 1.0f);
+  const int64_t n = static_cast<int64_t>(x.size());
+  struct Case { Opcode op; float (*ref)(float); };
+  const Case cases[] = {
+      {Opcode::kExp, [](float v) { return ew::math::Exp(v); }},
+      {Opcode::kLogistic, [](float v) { return ew::math::Logistic(v); }},
+  };
+  for (const Case& c : cases) {
+    absl::StatusOr<ElementwiseKernel> k = SelectElementwiseKernel(c.op, {P::F32}, P::F32, {});
+    ASSERT_TRUE(k.ok()) << k.status();
+    std::vector<float> y(n);
+    const void* in[] = {x.data()};
+    (*k)(in, y.data(), 0, n, ElementwiseAttrs{}.params());
+    for (int64_t i = 0; i < n; ++i)
+      ASSERT_TRUE(SameBits(y[i], c.ref(x[i]))) << OpcodeName(c.op) << " of " << x[i] << " at " << i;
+  }
+}
+
 // The scalar-operand kernels (one element read for every position, either
 // slot) give the bits of the ordinary kernel over a spread copy of that
 // element; no other op or type has one.
