@@ -26,7 +26,7 @@
 
 namespace hlo::cpu {
 
-class FusionPlan;  // fusion_exec.cc
+class FusionPlan;  // fusion_plan.h
 
 // The plans of every fusion of a module, built once before a run and then
 // read-only (shared by the device threads).

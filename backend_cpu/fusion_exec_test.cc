@@ -739,8 +739,11 @@ ENTRY e {
     SCOPED_TRACE(absl::StrCat(rows, "x", cols));
     const std::string module = WithRowsAndCols(text, rows, cols);
     const FusionPlanBlocks blocks = RootPlanBlocks(module);
-    if (std::string(cols) == "4196") EXPECT_GE(blocks.chunk_runs_ending_in_reduce, 2);
-    if (std::string(cols) != "4196") EXPECT_EQ(blocks.chunk_runs_ending_in_reduce, 0);
+    if (std::string(cols) == "4196") {
+      EXPECT_GE(blocks.chunk_runs_ending_in_reduce, 2);
+    } else {
+      EXPECT_EQ(blocks.chunk_runs_ending_in_reduce, 0);
+    }
     ExpectSameAsOpByOp(module.c_str());
   }
 }
