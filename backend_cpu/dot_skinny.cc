@@ -235,7 +235,54 @@ void DotRows(const Skinny& s) {
   });
 }
 
+// acc[j] += r[j] * s for j < n, one multiply and one add per element (the
+// order and rounding of AccumulateRows' per-element sums).
+HLO_SKINNY_CLONES void AxpyRow(const float* r, float s, int64_t n, float* acc) {
+  const V16 sv = SplatV<V16>(s);
+  int64_t j = 0;
+  for (; j + 16 <= n; j += 16) StoreV(acc + j, LoadV<V16>(acc + j) + LoadV<V16>(r + j) * sv);
+  for (; j < n; ++j) acc[j] = acc[j] + r[j] * s;
+}
+
 }  // namespace
+
+bool InterleavedBatchGemv(int64_t batches, bool tb, int64_t n, int64_t k, const float* a, const float* big,
+                          int64_t bstride, int64_t ld, float* c) {
+  if (batches < 2 || n < kSkinnyMinWide || k < 1 || bstride < 1 || batches * bstride > ld) return false;
+  if (tb) {
+    // Row j of batch b at big + b*bstride + j*ld: for each j every batch's
+    // row, front to back. RowDots gives a row the same arithmetic alone as
+    // in DotRows' pairs: the bits of SkinnyGemm per batch.
+    ParallelFor(n, 16, [&](int64_t j0, int64_t j1) {
+      float sums[4 * kGroup];
+      for (int64_t j = j0; j < j1; ++j)
+        for (int64_t b = 0; b < batches; ++b) {
+          RowDots<1, 1>(big + b * bstride + j * ld, ld, a + b * k, k, sums);
+          c[b * n + j] = sums[0];
+        }
+    });
+    return true;
+  }
+  // Row p of batch b (n values) at big + b*bstride + p*ld: for each p every
+  // batch's row, each element's products added in p order from 0 (the sums
+  // of StreamRows per batch). Threads take whole batches; accumulators of
+  // at most 64 KB, so long rows are cut into column tiles.
+  ParallelFor(batches, 1, [&](int64_t b0, int64_t b1) {
+    const int64_t nb = b1 - b0;
+    const int64_t tile = std::min<int64_t>(n, std::max<int64_t>(16, 16384 / nb / 16 * 16));
+    std::vector<float> acc(static_cast<size_t>(nb * tile));
+    for (int64_t j0 = 0; j0 < n; j0 += tile) {
+      const int64_t nj = std::min(tile, n - j0);
+      std::fill(acc.begin(), acc.end(), 0.0f);
+      for (int64_t p = 0; p < k; ++p)
+        for (int64_t b = b0; b < b1; ++b)
+          AxpyRow(big + b * bstride + p * ld + j0, a[b * k + p], nj, acc.data() + (b - b0) * tile);
+      for (int64_t b = b0; b < b1; ++b)
+        std::copy(acc.begin() + (b - b0) * tile, acc.begin() + (b - b0) * tile + nj, c + b * n + j0);
+    }
+  });
+  return true;
+}
 
 bool SkinnyGemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const float* a, int64_t lda,
                 const float* b, int64_t ldb, float* c, int64_t ldc) {

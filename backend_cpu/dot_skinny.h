@@ -21,4 +21,18 @@ inline constexpr int64_t kSkinnySmallMax = 8;
 bool SkinnyGemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const float* a, int64_t lda,
                 const float* b, int64_t ldb, float* c, int64_t ldc);
 
+// Batched products of one row each (M = 1: decode attention's q.K^T and
+// p.V) whose large operands interleave, as a KV cache laid out [seq, batch,
+// heads, dim] does: batch b's matrix starts at big + b*bstride and its rows
+// lie ld apart, with batches * bstride <= ld, so row j of every batch
+// together is one stretch of memory. Reading batch after batch jumps ld
+// floats per row (4.5x slower than contiguous batches on a 50 MB cache);
+// this walks the rows front to back, all batches at once.
+// c[b*n + j] = sum over p of a[b*k + p] * B_b(p, j), where B_b(p, j) =
+// big[b*bstride + (tb ? j*ld + p : p*ld + j)]. Same bits as SkinnyGemm on
+// each batch. False (c untouched) unless batches >= 2 and n >=
+// kSkinnyMinWide (the shapes SkinnyGemm takes).
+bool InterleavedBatchGemv(int64_t batches, bool tb, int64_t n, int64_t k, const float* a, const float* big,
+                          int64_t bstride, int64_t ld, float* c);
+
 }  // namespace hlo::cpu

@@ -1,6 +1,7 @@
 #include "backend_cpu/dot_skinny.h"
 
 #include <cmath>
+#include <cstring>
 #include <random>
 #include <vector>
 
@@ -77,6 +78,44 @@ TEST(SkinnyGemmTest, StreamsSmallProductsWithFewRowsOrColumns) {
       for (int64_t p = 0; p < 64; ++p) want += a[i * 64 + p] * b[p * 64 + j];
       ASSERT_EQ(c[i * 64 + j], want) << i << "," << j;
     }
+}
+
+// A KV cache laid out [seq, batches, dim] (rows of every batch side by
+// side): InterleavedBatchGemv gives, at 1 and 2 threads, the bits of
+// SkinnyGemm on each batch's strided matrix, both for q.K^T (tb: rows
+// along k) and p.V (rows along n), including tails of the 16-wide loops.
+TEST(SkinnyGemmTest, InterleavedBatchesGiveEachBatchsSkinnyBits) {
+  std::mt19937 rng(9);
+  std::uniform_real_distribution<float> dist(-1, 1);
+  struct Shape { bool tb; int64_t batches, n, k, pad; };
+  for (const Shape& t : {Shape{true, 48, 128, 64, 0}, Shape{true, 3, 70, 37, 5}, Shape{false, 48, 64, 128, 0},
+                         Shape{false, 5, 100, 301, 3}, Shape{false, 2, 1030, 9, 0}}) {
+    SCOPED_TRACE(testing::Message() << "tb=" << t.tb << " batches=" << t.batches << " n=" << t.n
+                                    << " k=" << t.k);
+    const int64_t row = t.tb ? t.k : t.n;       // one batch's row
+    const int64_t bstride = row + t.pad;        // batches side by side
+    const int64_t ld = t.batches * bstride + 1;  // one row of every batch
+    const int64_t rows = t.tb ? t.n : t.k;
+    std::vector<float> big(rows * ld), a(t.batches * t.k);
+    for (float& x : big) x = dist(rng);
+    for (float& x : a) x = dist(rng);
+    std::vector<float> want(t.batches * t.n);
+    for (int64_t b = 0; b < t.batches; ++b)
+      ASSERT_TRUE(SkinnyGemm(false, t.tb, 1, t.n, t.k, a.data() + b * t.k, t.k, big.data() + b * bstride, ld,
+                             want.data() + b * t.n, t.n));
+    for (int width : {1, 2}) {
+      SetThreadPoolWidth(width);
+      std::vector<float> got(t.batches * t.n, -7.0f);
+      ASSERT_TRUE(InterleavedBatchGemv(t.batches, t.tb, t.n, t.k, a.data(), big.data(), bstride, ld, got.data()));
+      for (size_t i = 0; i < got.size(); ++i)
+        ASSERT_EQ(std::memcmp(&got[i], &want[i], sizeof(float)), 0) << "width " << width << " at " << i;
+    }
+  }
+  std::vector<float> c(64);
+  const std::vector<float> a(64), big(64 * 64);
+  EXPECT_FALSE(InterleavedBatchGemv(1, true, 64, 1, a.data(), big.data(), 1, 64, c.data()));   // one batch
+  EXPECT_FALSE(InterleavedBatchGemv(2, true, 63, 1, a.data(), big.data(), 1, 64, c.data()));   // narrow
+  EXPECT_FALSE(InterleavedBatchGemv(2, false, 64, 1, a.data(), big.data(), 40, 64, c.data()));  // not side by side
 }
 
 }  // namespace

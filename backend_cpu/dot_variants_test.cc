@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
+#include <memory>
 #include <map>
 #include <random>
 #include <string>
@@ -14,6 +16,8 @@
 #include "absl/strings/str_join.h"
 #include "backend_cpu/executor.h"
 #include "backend_cpu/linalg_test_util.h"
+#include "backend_cpu/thread_pool.h"
+#include "parser/parser.h"
 #include "gtest/gtest.h"
 
 namespace hlo::cpu {
@@ -333,6 +337,64 @@ TEST(LinalgScaledDot, RandomBlocksMatchReference) {
                "lhs_batch_dims={0}, lhs_contracting_dims={2}, rhs_batch_dims={0}, rhs_contracting_dims={1}");
     Literal r = RunHlo(hlo, {LitText(ot, ld, lv), LitText(st, lsd, lsv), LitText(ot, rd, rv), LitText(st, rsd, rsv)});
     EXPECT_EQ(Values(r), want) << hlo;
+  }
+}
+
+// ============================================ batched dots over a KV cache
+
+// Runs `text` on deterministic arguments at pool widths 1 and 2 and returns
+// the width-1 result (expecting the width-2 one to have the same bits).
+Literal RunOnRandomArgs(const std::string& text) {
+  absl::StatusOr<std::unique_ptr<hlo::Module>> module = ParseModule(text);
+  EXPECT_TRUE(module.ok()) << module.status();
+  if (!module.ok()) return Literal();
+  std::vector<Literal> args;
+  std::mt19937 rng(3);
+  std::uniform_real_distribution<float> dist(-1, 1);
+  for (const Instruction* p : (*module)->entry()->parameters()) {
+    args.emplace_back(p->shape());
+    for (int64_t i = 0; i < args.back().physical_count(); ++i) args.back().SetRaw<float>(i, dist(rng));
+  }
+  const int old_width = ThreadPoolWidth();
+  std::vector<Literal> got;
+  for (int width : {1, 2}) {
+    SetThreadPoolWidth(width);
+    absl::StatusOr<RunResult> r = RunModule(**module, args);
+    EXPECT_TRUE(r.ok()) << r.status();
+    if (!r.ok()) break;
+    got.push_back(std::move(r->results[0]));
+  }
+  SetThreadPoolWidth(old_width);
+  if (got.size() != 2) return Literal();
+  EXPECT_EQ(std::memcmp(got[0].data(), got[1].data(), got[0].size_bytes()), 0) << "widths 1 and 2 differ";
+  return std::move(got[0]);
+}
+
+TEST(LinalgDot, KvCacheLayoutGivesTheBitsOfContiguousBatches) {
+  // A decode step's q.K^T and p.V against a cache laid out [seq, batch,
+  // heads, dim] (torch_xla's): read row by row across all batches
+  // (InterleavedBatchGemv), the same bits as the dot of the cache
+  // transposed to [batch, heads, seq, dim] first (contiguous batches).
+  // q.K^T contracts the cache's dim (3), p.V its seq (0).
+  auto module = [](bool pv, bool contiguous) {
+    const std::string lhs = pv ? "f32[4,12,1,128]" : "f32[4,12,1,64]";
+    const std::string out = pv ? "f32[4,12,1,64]" : "f32[4,12,1,128]";
+    std::string text = absl::StrCat("HloModule kv\nENTRY e {\n  a = ", lhs,
+                                    " parameter(0)\n  c = f32[128,4,12,64] parameter(1)\n");
+    if (contiguous) absl::StrAppend(&text, "  t = f32[4,12,128,64] transpose(c), dimensions={1,2,0,3}\n");
+    absl::StrAppend(&text, "  ROOT d = ", out, " dot(a, ", contiguous ? "t" : "c",
+                    "), lhs_batch_dims={0,1}, lhs_contracting_dims={3}, rhs_batch_dims=",
+                    contiguous ? "{0,1}" : "{1,2}", ", rhs_contracting_dims=",
+                    pv ? (contiguous ? "{2}" : "{0}") : "{3}", "\n}\n");
+    return text;
+  };
+  for (bool pv : {false, true}) {
+    const std::string a = module(pv, false), b = module(pv, true);
+    const Literal x = RunOnRandomArgs(a);
+    const Literal y = RunOnRandomArgs(b);
+    ASSERT_EQ(x.size_bytes(), y.size_bytes());
+    ASSERT_GT(x.size_bytes(), 0);
+    EXPECT_EQ(std::memcmp(x.data(), y.data(), x.size_bytes()), 0);
   }
 }
 

@@ -436,6 +436,19 @@ struct MatView {
   ScratchVector<T> storage;
 };
 
+// Whether the rhs matrices of a batched product interleave (dot_skinny.h,
+// InterleavedBatchGemv): batch offsets evenly spaced, all B of them inside
+// one row stride.
+template <typename T>
+bool InterleavedRhs(const MatView<T>& v, int64_t B, int64_t K, int64_t N) {
+  if (B < 2 || static_cast<int64_t>(v.offsets.size()) != B) return false;
+  const int64_t step = v.offsets[1] - v.offsets[0];
+  if (step <= 0 || B * step > v.ld || (v.trans ? K : N) > step) return false;
+  for (int64_t b = 2; b < B; ++b)
+    if (v.offsets[b] - v.offsets[b - 1] != step) return false;
+  return true;
+}
+
 // A view of a matrix already packed as MakeView packs: [B][R][C] row-major.
 template <typename T>
 void UsePacked(const T* packed, int64_t B, int64_t R, int64_t C, MatView<T>* v) {
@@ -668,6 +681,23 @@ absl::StatusOr<Literal> LinalgEvalDot(const Instruction& instr,
     const double batch_flops = 2.0 * static_cast<double>(M) * N * K;
     // (Not through a one-block ParallelFor otherwise: its body counts as a
     // parallel region, where Gemm's own sharing would run inline.)
+    if constexpr (std::is_same_v<T, float>) {
+      if (M == 1 && B > 1 && InterleavedRhs(bv, B, K, N)) {
+        // One row per batch: the small operand packed [B][K] (a few KB).
+        std::vector<float> a(static_cast<size_t>(B * K));
+        for (int64_t b = 0; b < B; ++b)
+          for (int64_t p = 0; p < K; ++p)
+            a[b * K + p] = av.base[av.offsets[b] + (av.trans ? p * av.ld : p)];
+        if (InterleavedBatchGemv(B, bv.trans, N, K, a.data(), bv.base + bv.offsets[0],
+                                 bv.offsets[1] - bv.offsets[0], bv.ld, cp)) {
+          if (!direct) {
+            result = RowMajorUninitialized(out_shape);  // Store writes every element
+            Store<T>(c.data(), result);
+          }
+          return absl::OkStatus();
+        }
+      }
+    }
     auto products = [&](int64_t b0, int64_t b1) {
       for (int64_t b = b0; b < b1; ++b)
         Gemm<T>(av.trans, bv.trans, M, N, K, av.base + av.offsets[b], av.ld, bv.base + bv.offsets[b],
