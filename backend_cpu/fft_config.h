@@ -1,4 +1,4 @@
-// Threading knobs of the fft op (backend_cpu/ops_fft.cc).
+// Threading and output knobs of the fft op (backend_cpu/ops_fft.cc).
 //
 // Transforms with at least FftThreadMinPoints() complex points in total
 // (all batches) are planned for FftPlanThreads() FFTW threads, whose
@@ -19,5 +19,11 @@ int64_t FftThreadMinPoints();
 // min_points >= 0). Plans already cached keep their thread count (the
 // count is part of the cache key).
 void SetFftThreading(int threads, int64_t min_points);
+
+// Transforms whose result is relaid out from cache (a layout whose
+// transformed dims are not dense) write it with non-temporal stores from
+// this many bytes on (default 16 MiB); the same bits either way. For tests.
+int64_t FftStreamOutMinBytes();
+void SetFftStreamOutMinBytes(int64_t bytes);
 
 }  // namespace hlo::cpu

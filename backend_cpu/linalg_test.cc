@@ -1066,6 +1066,67 @@ TEST(LinalgFft, ChunkedBatchesTonesAndWidths) {
   SetThreadPoolWidth(saved);
 }
 
+// A layout whose transformed dims are not dense (the transformed dim
+// outside a batch dim, or a batch dim between transformed ones) runs
+// staged: chunks gathered into / scattered from a dense box in cache. Each
+// transform then meets the plan the dense layouts use, so the values are
+// the dense layouts' bits, for every pool width and with the scatter's
+// non-temporal stores (forced here for every size). 5 batches of 64 x 256
+// make chunks of 2 with a tail of 1 (kChunkBytes).
+TEST(LinalgFft, StagedLayoutsGiveTheDenseLayoutsBits) {
+  const std::vector<int64_t> dims = {5, 64, 256}, half = {5, 64, 129};
+  std::mt19937_64 rng(77);
+  std::uniform_real_distribution<double> u(-1, 1);
+  std::vector<double> re(Prod(dims)), im(Prod(dims)), hre(Prod(half)), him(Prod(half));
+  for (auto* v : {&re, &im, &hre, &him})
+    for (double& x : *v) x = static_cast<float>(u(rng));
+  const std::vector<int64_t> dense = {2, 1, 0};
+  const std::vector<std::vector<int64_t>> others = {{1, 0, 2}, {0, 2, 1}, {2, 0, 1}, {1, 2, 0}};
+  struct Case {
+    std::string type, in_t, out_t;
+    std::vector<int64_t> in_dims, out_dims;
+  };
+  const std::vector<Case> cases = {{"FFT", "c64", "c64", dims, dims},
+                                   {"IFFT", "c64", "c64", dims, dims},
+                                   {"IFFT", "c128", "c128", dims, dims},
+                                   {"RFFT", "f32", "c64", dims, half},
+                                   {"IRFFT", "c64", "f32", half, dims}};
+  const int saved = ThreadPoolWidth();
+  const int64_t saved_stream = FftStreamOutMinBytes();
+  for (const Case& c : cases) {
+    const bool complex_in = c.in_t[0] == 'c';
+    const std::string x = complex_in ? LitText(c.in_t, c.in_dims, c.in_dims == half ? hre : re,
+                                               c.in_dims == half ? him : im)
+                                     : LitText(c.in_t, c.in_dims, re);
+    const std::string attrs = absl::StrCat("fft_type=", c.type, ", fft_length={256}");
+    auto run = [&](const std::vector<int64_t>& lin, const std::vector<int64_t>& lout) {
+      Literal r = RunHlo(Module({ShapeText(c.in_t, c.in_dims, lin)}, ShapeText(c.out_t, c.out_dims, lout),
+                                "fft", attrs),
+                         {x});
+      return c.out_t[0] == 'c' ? ComplexValues(r) : [&] {
+        std::vector<cd> v;
+        for (double d : Values(r)) v.push_back(cd(d, 0));
+        return v;
+      }();
+    };
+    SetThreadPoolWidth(1);
+    const std::vector<cd> want = run(dense, dense);
+    for (const auto& l : others) {
+      const std::string what = absl::StrCat(c.type, " ", c.in_t, " layout {", absl::StrJoin(l, ","), "}");
+      EXPECT_EQ(run(l, dense), want) << what << " in";
+      EXPECT_EQ(run(dense, l), want) << what << " out";
+      EXPECT_EQ(run(l, l), want) << what << " both";
+    }
+    SetThreadPoolWidth(2);
+    EXPECT_EQ(run(others[0], others[0]), want) << c.type << " " << c.in_t << " 2 threads";
+    SetThreadPoolWidth(1);
+    SetFftStreamOutMinBytes(0);
+    EXPECT_EQ(run(dense, others[0]), want) << c.type << " " << c.in_t << " streamed";
+    SetFftStreamOutMinBytes(saved_stream);
+  }
+  SetThreadPoolWidth(saved);
+}
+
 // ================================================================ cholesky
 
 TEST(LinalgCholesky, Known) {

@@ -45,6 +45,22 @@ absl::Status Computation::RemoveInstruction(Instruction* inst) {
   return absl::OkStatus();
 }
 
+absl::Status Computation::MoveAfter(Instruction* inst, const Instruction* anchor) {
+  auto owned = [this](const Instruction* i) {
+    return i != nullptr && i->parent_ == this && i->slot_ >= 0 &&
+           i->slot_ < static_cast<int64_t>(slots_.size()) && slots_[i->slot_].get() == i;
+  };
+  if (!owned(inst) || !owned(anchor) || inst == anchor)
+    return absl::InvalidArgumentError("MoveAfter: both instructions must be distinct members of " + name_);
+  std::unique_ptr<Instruction> moving = std::move(slots_[inst->slot_]);
+  slots_.erase(slots_.begin() + inst->slot_);
+  slots_.insert(slots_.begin() + anchor->slot_ + (anchor->slot_ < inst->slot_ ? 1 : 0), std::move(moving));
+  for (size_t i = 0; i < slots_.size(); ++i)
+    if (slots_[i]) slots_[i]->slot_ = static_cast<int64_t>(i);
+  InvalidateOrder();
+  return absl::OkStatus();
+}
+
 void Computation::Compact() {
   size_t out = 0;
   for (size_t i = 0; i < slots_.size(); ++i) {

@@ -43,6 +43,11 @@ class Computation {
   // Returns the number removed. Parameters and the root are kept.
   int64_t RemoveDeadInstructions();
 
+  // Moves `inst` in creation order to just after `anchor` (both of this
+  // computation): a pass that adds an instruction to a scheduled module
+  // (printed in creation order) puts it where its operands are defined.
+  absl::Status MoveAfter(Instruction* inst, const Instruction* anchor);
+
   // Instructions in creation (text) order.
   std::vector<Instruction*> instructions() const;
   int64_t instruction_count() const { return live_; }

@@ -114,6 +114,38 @@ TEST(GraphTest, RemovalKeepsCreationOrderAcrossCompaction) {
   EXPECT_EQ(Names(comp.MakePostOrder()).back(), "n199");
 }
 
+// MoveAfter reorders creation order (what a scheduled module runs and
+// prints), forwards and backwards, across a removed slot, and refuses
+// strangers and self-moves.
+TEST(GraphTest, MoveAfterReordersCreationOrder) {
+  std::unique_ptr<Module> m = Parse(kChain);
+  ASSERT_NE(m, nullptr);
+  Computation* c = m->entry();
+  Instruction* p = c->FindInstruction("p");
+  Instruction* a = c->FindInstruction("a");
+  Instruction* b = c->FindInstruction("b");
+  Instruction* root = c->FindInstruction("c");
+  auto d = std::make_unique<Instruction>(Opcode::kNegate, "d", Shape::Scalar(PrimitiveType::F32));
+  d->AppendOperand(p);
+  Instruction* dd = c->AddInstruction(std::move(d));
+  ASSERT_TRUE(c->MoveAfter(dd, p).ok());
+  EXPECT_EQ(Names(c->instructions()), (std::vector<std::string>{"p", "d", "a", "b", "c"}));
+  ASSERT_TRUE(c->MoveAfter(dd, b).ok());
+  EXPECT_EQ(Names(c->instructions()), (std::vector<std::string>{"p", "a", "b", "d", "c"}));
+  ASSERT_TRUE(c->MoveAfter(a, root).ok());
+  EXPECT_EQ(Names(c->instructions()), (std::vector<std::string>{"p", "b", "d", "c", "a"}));
+  ASSERT_TRUE(c->RemoveInstruction(dd).ok());
+  ASSERT_TRUE(c->MoveAfter(a, p).ok());
+  EXPECT_EQ(Names(c->instructions()), (std::vector<std::string>{"p", "a", "b", "c"}));
+  EXPECT_EQ(Names(c->MakePostOrder()), (std::vector<std::string>{"p", "a", "b", "c"}));
+  EXPECT_FALSE(c->MoveAfter(a, a).ok());
+  Computation other("o");
+  Instruction* stranger = other.AddInstruction(
+      std::make_unique<Instruction>(Opcode::kConstant, "k", Shape::Scalar(PrimitiveType::F32)));
+  EXPECT_FALSE(c->MoveAfter(stranger, p).ok());
+  EXPECT_FALSE(c->MoveAfter(a, stranger).ok());
+}
+
 constexpr char kCalls[] = R"(
 HloModule calls
 f {

@@ -37,6 +37,10 @@ class StridedCopy {
   int64_t total_bytes() const { return empty_ ? 0 : rows_ * inner_ * eb_; }
   // True when the copy runs the blocked transpose kernel.
   bool transposing() const { return tile_dim_ >= 0; }
+  // A transposing copy writes whole aligned destination lines with
+  // non-temporal stores from 16 MiB up; a caller that copies a large
+  // destination piece by piece (each piece below that) asks for them here.
+  void set_streaming(bool streaming) { streaming_ = streaming && tile_dim_ >= 0; }
 
   // Serial copy of the whole index space.
   void Run(uint8_t* dst, const uint8_t* src) const {

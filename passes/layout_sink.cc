@@ -1,33 +1,80 @@
-// layout-sink: a dot whose only user relays it into another layout (a copy,
-// or an identity custom call such as AwsNeuronTransferWithStaticRing) is
-// given that layout itself, so the relayout (a transpose copy per run)
-// goes: the dot kernel writes either order at the same cost. A narrow case
-// of XLA's layout assignment, which picks producer layouts from their
-// users. Values are unchanged (a layout is not part of an array's value).
-// Computations called by fusions are left alone (their row plans assume
-// the layouts they have).
+// layout-sink: a producer whose kernel writes any layout at the same cost
+// (a dot, an fft) takes the layout its only user relays it into, so the
+// relayout (a transpose copy per run) goes away:
+//  * a copy, or an identity custom call such as
+//    AwsNeuronTransferWithStaticRing, into another layout: the producer
+//    takes that layout (the copy is then a plain copy);
+//  * a transpose, or a fusion that only transposes its parameter (XLA's
+//    `wrapped_transpose` of optimized dumps): the producer takes the
+//    layout whose bytes are the transpose's result, and the transpose
+//    becomes a bitcast.
+// A narrow case of XLA's layout assignment, which picks producer layouts
+// from their users. Values are unchanged (a layout is not part of an
+// array's value). Computations called by fusions are left alone (their
+// row plans assume the layouts they have).
+#include <optional>
+#include <vector>
+
 #include "absl/container/flat_hash_set.h"
 #include "backend_cpu/custom_call.h"
 #include "ir/layout_index.h"
+#include "passes/pass_util.h"
 #include "passes/passes.h"
 
 namespace hlo {
 namespace {
 
-// The layout `dot` takes from its only user, or null when it keeps its own.
-const Layout* SinkableLayout(const Instruction& dot) {
-  if (dot.opcode() != Opcode::kDot || dot.users().size() != 1 || !dot.control_successors().empty())
+// Ops whose kernels write every untiled layout at about the same cost.
+bool WritesAnyLayout(const Instruction& i) {
+  return i.opcode() == Opcode::kDot || i.opcode() == Opcode::kFft;
+}
+
+// The permutation of a transpose, or of a fusion whose computation only
+// transposes its one parameter; null for anything else.
+const std::vector<int64_t>* TransposePermutation(const Instruction& user) {
+  if (user.opcode() == Opcode::kTranspose) return user.GetAttr<std::vector<int64_t>>("dimensions");
+  if (user.opcode() != Opcode::kFusion || user.operand_count() != 1) return nullptr;
+  const Computation* body = user.AttrOr<Computation*>("calls", nullptr);
+  if (body == nullptr || body->instructions().size() != 2) return nullptr;
+  const Instruction* root = body->root();
+  if (root == nullptr || root->opcode() != Opcode::kTranspose || root->operand_count() != 1 ||
+      root->operand(0)->opcode() != Opcode::kParameter)
     return nullptr;
-  if (dot.parent() != nullptr && dot.parent()->root() == &dot) return nullptr;
-  const Instruction& user = *dot.users()[0];
-  if (user.operand_count() != 1) return nullptr;
-  if (user.opcode() != Opcode::kCopy && !cpu::IsIdentityCustomCall(user)) return nullptr;
-  const Shape& from = dot.shape();
+  return root->GetAttr<std::vector<int64_t>>("dimensions");
+}
+
+// What `producer` becomes: the layout it takes from its only user, and
+// whether that user then turns into a bitcast (a transpose). Null layout:
+// it keeps its own.
+struct Sink {
+  Layout layout;
+  bool user_becomes_bitcast = false;
+};
+std::optional<Sink> SinkOf(const Instruction& producer) {
+  if (!WritesAnyLayout(producer) || producer.users().size() != 1 ||
+      !producer.control_successors().empty())
+    return std::nullopt;
+  if (producer.parent() != nullptr && producer.parent()->root() == &producer) return std::nullopt;
+  const Instruction& user = *producer.users()[0];
+  if (user.operand_count() != 1) return std::nullopt;
+  const Shape& from = producer.shape();
   const Shape& to = user.shape();
-  if (!HasPlainLayout(from) || !HasPlainLayout(to) || from.element_type() != to.element_type() ||
-      from.dims() != to.dims() || from.layout() == to.layout())
-    return nullptr;
-  return &to.layout();
+  if (!HasPlainLayout(from) || !HasPlainLayout(to) || from.element_type() != to.element_type())
+    return std::nullopt;
+  if (user.opcode() == Opcode::kCopy || cpu::IsIdentityCustomCall(user)) {
+    if (from.dims() != to.dims() || from.layout() == to.layout()) return std::nullopt;
+    return Sink{to.layout(), false};
+  }
+  const std::vector<int64_t>* perm = TransposePermutation(user);
+  if (perm == nullptr || !user.control_predecessors().empty() || !user.control_successors().empty() ||
+      static_cast<int64_t>(perm->size()) != from.rank() || to.rank() != from.rank())
+    return std::nullopt;
+  // Result dim i is operand dim perm[i]: the operand laid out with the
+  // result's dims' order, mapped through perm, holds the result's bytes.
+  Layout layout = from.layout();
+  const auto& to_order = to.layout().minor_to_major;
+  for (size_t k = 0; k < to_order.size(); ++k) layout.minor_to_major[k] = (*perm)[to_order[k]];
+  return Sink{layout, true};
 }
 
 class LayoutSink : public Pass {
@@ -39,16 +86,33 @@ class LayoutSink : public Pass {
       for (const Instruction* i : c->instructions())
         if (i->opcode() == Opcode::kFusion)
           if (const Computation* body = i->AttrOr<Computation*>("calls", nullptr)) fused.insert(body);
-    bool changed = false;
+    bool changed = false, removed_fusion = false;
     for (Computation* c : module.computations()) {
       if (fused.contains(c)) continue;
-      for (Instruction* i : c->instructions()) {
-        const Layout* layout = SinkableLayout(*i);
-        if (layout == nullptr) continue;
-        i->mutable_shape().set_layout(*layout);
+      passes::NameUniquer names(*c);
+      const std::vector<Instruction*> order = c->instructions();
+      absl::flat_hash_set<const Instruction*> removed;
+      for (Instruction* i : order) {
+        if (removed.contains(i)) continue;
+        const std::optional<Sink> sink = SinkOf(*i);
+        if (!sink) continue;
+        i->mutable_shape().set_layout(sink->layout);
         changed = true;
+        if (!sink->user_becomes_bitcast) continue;
+        Instruction* transpose = i->users()[0];
+        Instruction* bitcast =
+            passes::AddInst(c, names, Opcode::kBitcast, transpose->shape(), {i}, transpose->name());
+        // Right after the producer: a scheduled module runs and prints in
+        // this order.
+        if (absl::Status st = c->MoveAfter(bitcast, i); !st.ok()) return st;
+        if (absl::Status st = transpose->ReplaceAllUsesWith(bitcast); !st.ok()) return st;
+        removed_fusion |= transpose->opcode() == Opcode::kFusion;
+        removed.insert(transpose);  // (its operand, the producer, stays used)
+        passes::RemoveIfDead(transpose);
       }
     }
+    // A wrapped transpose's computation is called by nothing now.
+    if (removed_fusion) passes::RemoveUnreachableComputations(module);
     return changed;
   }
 };

@@ -41,7 +41,9 @@ const PassInfo kPasses[] = {
     {"fusion",
      "groups elementwise producers, reductions and dot epilogues into kLoop/kInput/kOutput fusions",
      &CreateFusionPass},
-    {"layout-sink", "a dot whose only user relays it to another layout (copy, identity custom call) takes it",
+    {"layout-sink",
+     "a dot or fft whose only user relays it (copy, identity custom call) or transposes it writes that "
+     "layout itself",
      &CreateLayoutSinkPass},
     {"materialize-elided-constants",
      "writes out the values hlo-run gives elided {...} constants, so other runners see them",
