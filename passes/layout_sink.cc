@@ -65,8 +65,10 @@ std::optional<Sink> SinkOf(const Instruction& producer) {
     if (from.dims() != to.dims() || from.layout() == to.layout()) return std::nullopt;
     return Sink{to.layout(), false};
   }
+  // (Not with dynamic dims: a bitcast carries no runtime size.)
   const std::vector<int64_t>* perm = TransposePermutation(user);
-  if (perm == nullptr || !user.control_predecessors().empty() || !user.control_successors().empty() ||
+  if (perm == nullptr || !from.IsStatic() || !to.IsStatic() || !user.control_predecessors().empty() ||
+      !user.control_successors().empty() ||
       static_cast<int64_t>(perm->size()) != from.rank() || to.rank() != from.rank())
     return std::nullopt;
   // Result dim i is operand dim perm[i]: the operand laid out with the
