@@ -8,6 +8,9 @@
 //    `wrapped_transpose` of optimized dumps): the producer takes the
 //    layout whose bytes are the transpose's result, and the transpose
 //    becomes a bitcast.
+// And the other way round, an fft whose operand is a transpose (or a
+// wrapped one) read by nothing else reads the transpose's operand through
+// a bitcast to the layout that holds its bytes.
 // A narrow case of XLA's layout assignment, which picks producer layouts
 // from their users. Values are unchanged (a layout is not part of an
 // array's value). Computations called by fusions are left alone (their
@@ -79,6 +82,33 @@ std::optional<Sink> SinkOf(const Instruction& producer) {
   return Sink{layout, true};
 }
 
+// For an fft whose operand only feeds it and transposes x: the layout of
+// the transposed shape that holds x's bytes (the transpose is then a
+// bitcast of x, and the fft reads that layout; its kernel reads any layout
+// at about the same cost). Null when it does not apply.
+std::optional<Layout> ReadThroughLayout(const Instruction& fft) {
+  if (fft.opcode() != Opcode::kFft || fft.operand_count() != 1) return std::nullopt;
+  const Instruction& t = *fft.operand(0);
+  if (t.users().size() != 1 || !t.control_predecessors().empty() || !t.control_successors().empty() ||
+      t.operand_count() != 1 || (t.parent() != nullptr && t.parent()->root() == &t))
+    return std::nullopt;
+  const std::vector<int64_t>* perm = TransposePermutation(t);
+  const Shape& x = t.operand(0)->shape();
+  const Shape& to = t.shape();
+  if (perm == nullptr || !HasPlainLayout(x) || !HasPlainLayout(to) || !x.IsStatic() || !to.IsStatic() ||
+      x.element_type() != to.element_type() || static_cast<int64_t>(perm->size()) != x.rank() ||
+      to.rank() != x.rank())
+    return std::nullopt;
+  // Result dim i is x's dim perm[i]: x's k-th minor dim is the result's
+  // dim inverse[x's].
+  std::vector<int64_t> inverse(perm->size());
+  for (size_t i = 0; i < perm->size(); ++i) inverse[(*perm)[i]] = static_cast<int64_t>(i);
+  Layout layout = to.layout();
+  const auto& x_order = x.layout().minor_to_major;
+  for (size_t k = 0; k < x_order.size(); ++k) layout.minor_to_major[k] = inverse[x_order[k]];
+  return layout;
+}
+
 class LayoutSink : public Pass {
  public:
   absl::string_view name() const override { return "layout-sink"; }
@@ -96,6 +126,19 @@ class LayoutSink : public Pass {
       absl::flat_hash_set<const Instruction*> removed;
       for (Instruction* i : order) {
         if (removed.contains(i)) continue;
+        if (const std::optional<Layout> read = ReadThroughLayout(*i)) {
+          Instruction* transpose = i->operand(0);
+          Instruction* x = transpose->operand(0);
+          Shape shape = transpose->shape();
+          shape.set_layout(*read);
+          Instruction* bitcast = passes::AddInst(c, names, Opcode::kBitcast, shape, {x}, transpose->name());
+          if (absl::Status st = c->MoveAfter(bitcast, transpose); !st.ok()) return st;
+          if (absl::Status st = transpose->ReplaceAllUsesWith(bitcast); !st.ok()) return st;
+          removed_fusion |= transpose->opcode() == Opcode::kFusion;
+          removed.insert(transpose);
+          passes::RemoveIfDead(transpose);
+          changed = true;
+        }
         const std::optional<Sink> sink = SinkOf(*i);
         if (!sink) continue;
         i->mutable_shape().set_layout(sink->layout);

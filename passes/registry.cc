@@ -42,8 +42,8 @@ const PassInfo kPasses[] = {
      "groups elementwise producers, reductions and dot epilogues into kLoop/kInput/kOutput fusions",
      &CreateFusionPass},
     {"layout-sink",
-     "a dot or fft whose only user relays it (copy, identity custom call) or transposes it writes that "
-     "layout itself",
+     "a dot or fft whose only user relays or transposes it writes that layout itself; an fft reads "
+     "through a transpose of its operand",
      &CreateLayoutSinkPass},
     {"materialize-elided-constants",
      "writes out the values hlo-run gives elided {...} constants, so other runners see them",
