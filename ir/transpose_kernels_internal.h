@@ -193,11 +193,11 @@ inline void Band(uint8_t* dst, int64_t dst_ld, const uint8_t* src, int64_t src_l
     // more streams than the hardware prefetcher follows. Fetching each
     // row's line kPrefetchBlocks blocks ahead keeps them coming (4096^2
     // f32 at 1 thread on a Zen 3: 23.9 -> 17.5-18.6 ms median, 2 threads
-    // 13.8 -> 12.5; c64 2048^2 9.2 -> 8.5). Only for large (streamed)
-    // copies of 4- and 8-byte elements: with 1- and 2-byte ones a band
-    // has 128 rows, and as many prefetches per block cost more (bf16 and
-    // u8 64 MB: 28.5 -> 33.3 and 31.1 -> 32.5 ms).
-    if constexpr (kStream && EB >= 4)
+    // 13.8 -> 12.5; c64 2048^2 9.2 -> 8.5; bf16 8192x4096 with one line
+    // per visit, see StreamedLinesPerVisit: 32.1 -> 26.5, 2 threads 17.2
+    // -> 15.1). Only for large (streamed) copies, and not of 1-byte
+    // elements (64-row bands: slower with it, 31.1 -> 32.5 ms).
+    if constexpr (kStream && EB >= 2)
       if (c0 + (kPrefetchBlocks + 1) * kL <= cols)
         for (int r = 0; r < K * kL; ++r) __builtin_prefetch(s + r * sl + (c0 + kPrefetchBlocks * kL) * EB, 0, 3);
     for (int rm = 0; rm < K * kL; rm += kM)
@@ -210,11 +210,21 @@ inline void Band(uint8_t* dst, int64_t dst_ld, const uint8_t* src, int64_t src_l
   if (c0 < cols) ScalarRegion<EB>(dst, dst_ld, src, src_ld, r0, r0 + K * kL, c0, cols);
 }
 
+// Lines per visit of a large (streamed) copy: 2-byte elements take one,
+// so that a band reads 32 source rows rather than 128 and Band's
+// prefetches cover them (bf16 8192x4096 at 1 thread, alternated: 4 lines
+// 32.1 / 41.7 ms median, 1 line with the prefetches 26.5 / 29.6; without
+// them 1 line alone 40.0).
+template <int EB, bool kStream>
+constexpr int StreamedLinesPerVisit() {
+  return kStream && EB == 2 ? 1 : LinesPerVisit<EB>();
+}
+
 template <int EB, class Micro, bool kStream>
 void Bands(uint8_t* dst, int64_t dst_ld, const uint8_t* src, int64_t src_ld, int64_t rows,
            int64_t cols) {
   constexpr int kL = kLine / EB;
-  constexpr int kK = LinesPerVisit<EB>();
+  constexpr int kK = StreamedLinesPerVisit<EB, kStream>();
   int64_t r0 = 0;
   if (cols >= kL) {
     for (; r0 + kK * kL <= rows; r0 += kK * kL)
