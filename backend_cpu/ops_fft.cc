@@ -1,12 +1,15 @@
 // fft of the linalg family, through FFTW (fftwf_* for c64/f32, fftw_* for
 // c128/f64).
 //
-// The transform runs straight on the operand's and the result's storage,
-// whatever their (untiled) layouts: a guru64 plan describes the transformed
-// dims and the batch dims with the literals' physical strides, so there is
-// no relayout, no staging buffer and no copy (IRFFT alone copies its input
-// first: FFTW's complex-to-real transforms overwrite their input). The
-// result literal is allocated without the zero-fill pass.
+// When the transformed dims are dense (row-major, innermost) on both
+// sides, the transform runs straight on the operand's and the result's
+// storage: a guru64 plan describes the transformed dims and the batch dims
+// with the literals' physical strides, so there is no relayout, no staging
+// buffer and no copy (IRFFT alone copies its input first: FFTW's
+// complex-to-real transforms overwrite their input). Other (untiled)
+// layouts run staged through a dense box in cache (RunFftStaged), with
+// the dense layouts' bits. The result literal is allocated without the
+// zero-fill pass.
 //
 // Plans are made with FFTW_ESTIMATE (deterministic: FFTW_MEASURE picks a
 // plan by timing, so results could change from run to run) under one mutex
