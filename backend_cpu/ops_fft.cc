@@ -38,6 +38,7 @@
 #include <cstdint>
 #include <cstring>
 #include <map>
+#include <optional>
 #include <tuple>
 #include <type_traits>
 #include <vector>
@@ -410,6 +411,47 @@ bool RunFftStaged(FftKind kind, int64_t r, const FftSide& in, const FftSide& out
   // A large result does not stay in cache for its consumer: its scattered
   // lines bypass the cache (no read for ownership).
   const bool stream = whole * out_per_index >= FftStreamOutMinBytes();
+  // What a chunk of n batch indices runs: FFTW's dims over the box (or
+  // the side read or written in place), the gather and the scatter. The
+  // same for every full chunk; the tail has its own.
+  struct ChunkPlan {
+    int64_t n = 0;
+    std::vector<FftDim> dims, batch;
+    std::optional<StridedCopy> gather, scatter;
+  };
+  auto plan_chunk = [&](int64_t n) {
+    ChunkPlan p;
+    p.n = n;
+    std::vector<int64_t> in_sizes, out_sizes, in_strides, out_strides;
+    for (int64_t d : order) {
+      in_sizes.push_back(d == cd ? n : in.sizes[d]);
+      out_sizes.push_back(d == cd ? n : out.sizes[d]);
+      in_strides.push_back(in.strides[d]);
+      out_strides.push_back(out.strides[d]);
+    }
+    const std::vector<int64_t> in_box = RowMajorStrides(in_sizes), out_box = RowMajorStrides(out_sizes);
+    if (gather) p.gather.emplace(static_cast<int>(in.elem_bytes), in_sizes, in_box, in_strides);
+    const std::vector<int64_t>& is = gather ? in_box : in_strides;
+    const std::vector<int64_t>& os = scatter ? out_box : out_strides;
+    // FFTW's logical sizes: the complex side's last dim of a real
+    // transform is L/2+1, the real side's is L.
+    const size_t nb = order.size() - static_cast<size_t>(r);
+    for (size_t k = 0; k < order.size(); ++k) {
+      const bool real_out = kind == FftKind::kIrfft && k + 1 == order.size();
+      (k < nb ? p.batch : p.dims).push_back({real_out ? out_sizes[k] : in_sizes[k], is[k], os[k]});
+    }
+    if (scatter) {
+      std::vector<int64_t> sizes_o, dst_o, src_o;
+      for (size_t k : by_out) {
+        sizes_o.push_back(out_sizes[k]);
+        dst_o.push_back(out_strides[k]);
+        src_o.push_back(out_box[k]);
+      }
+      p.scatter.emplace(static_cast<int>(out.elem_bytes), sizes_o, dst_o, src_o);
+      p.scatter->set_streaming(stream);
+    }
+    return p;
+  };
   std::atomic<bool> failed{false};
   ParallelFor(chunks, 1, [&](int64_t c0, int64_t c1) {
     FftwBuf box_in, box_out;
@@ -423,35 +465,20 @@ bool RunFftStaged(FftKind kind, int64_t r, const FftSide& in, const FftSide& out
         return;
       }
     }
+    std::optional<ChunkPlan> full, tail;
     for (int64_t c = c0; c < c1 && !failed.load(std::memory_order_relaxed); ++c) {
       const int64_t b0 = c * per_chunk, n = std::min(per_chunk, whole - b0);
-      std::vector<int64_t> in_sizes, out_sizes, in_strides, out_strides;
-      for (int64_t d : order) {
-        in_sizes.push_back(d == cd ? n : in.sizes[d]);
-        out_sizes.push_back(d == cd ? n : out.sizes[d]);
-        in_strides.push_back(in.strides[d]);
-        out_strides.push_back(out.strides[d]);
-      }
-      const std::vector<int64_t> in_box = RowMajorStrides(in_sizes), out_box = RowMajorStrides(out_sizes);
+      std::optional<ChunkPlan>& slot = n == per_chunk ? full : tail;
+      if (!slot || slot->n != n) slot.emplace(plan_chunk(n));
+      const ChunkPlan& p = *slot;
       const uint8_t* src = in.data + (cd >= 0 ? b0 * in.strides[cd] * in.elem_bytes : 0);
       uint8_t* dst = out.data + (cd >= 0 ? b0 * out.strides[cd] * out.elem_bytes : 0);
-      if (gather) {
-        StridedCopy(static_cast<int>(in.elem_bytes), in_sizes, in_box, in_strides)
-            .Run(static_cast<uint8_t*>(box_in.p), src);
+      if (p.gather) {
+        p.gather->Run(static_cast<uint8_t*>(box_in.p), src);
         src = static_cast<const uint8_t*>(box_in.p);
       }
-      const std::vector<int64_t>& is = gather ? in_box : in_strides;
-      const std::vector<int64_t>& os = scatter ? out_box : out_strides;
-      // FFTW's logical sizes: the complex side's last dim of a real
-      // transform is L/2+1, the real side's is L.
-      std::vector<FftDim> dims, batch;
-      const size_t nb = order.size() - static_cast<size_t>(r);
-      for (size_t k = 0; k < order.size(); ++k) {
-        const bool real_out = kind == FftKind::kIrfft && k + 1 == order.size();
-        (k < nb ? batch : dims).push_back({real_out ? out_sizes[k] : in_sizes[k], is[k], os[k]});
-      }
       void* fft_out = scatter ? box_out.p : dst;
-      if (!RunFft<kDouble>(kind, dims, batch, chunks == 1 ? static_cast<int>(big_threads) : 1, src, 0,
+      if (!RunFft<kDouble>(kind, p.dims, p.batch, chunks == 1 ? static_cast<int>(big_threads) : 1, src, 0,
                            fft_out, /*input_is_scratch=*/gather)) {
         failed.store(true, std::memory_order_relaxed);
         return;
@@ -459,16 +486,7 @@ bool RunFftStaged(FftKind kind, int64_t r, const FftSide& in, const FftSide& out
       // Unscattered, the chunk is one stretch of the result: its batch dim
       // is the outermost there (the transformed dims are dense and inside).
       if (scale) ScaleSpan(static_cast<R*>(fft_out), n * out_per_index / out.elem_bytes * reals_per_elem, total);
-      if (!scatter) continue;
-      std::vector<int64_t> sizes_o, dst_o, src_o;
-      for (size_t k : by_out) {
-        sizes_o.push_back(out_sizes[k]);
-        dst_o.push_back(out_strides[k]);
-        src_o.push_back(out_box[k]);
-      }
-      StridedCopy copy(static_cast<int>(out.elem_bytes), sizes_o, dst_o, src_o);
-      copy.set_streaming(stream);
-      copy.Run(dst, static_cast<const uint8_t*>(box_out.p));
+      if (p.scatter) p.scatter->Run(dst, static_cast<const uint8_t*>(box_out.p));
     }
   });
   return !failed.load();

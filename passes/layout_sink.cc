@@ -46,6 +46,23 @@ const std::vector<int64_t>* TransposePermutation(const Instruction& user) {
   return root->GetAttr<std::vector<int64_t>>("dimensions");
 }
 
+// TransposePermutation of a transpose that can turn into a bitcast: static
+// untiled shapes of one element type and rank either side (a bitcast
+// carries no runtime size), no control edges. Null otherwise.
+const std::vector<int64_t>* PlainTransposePermutation(const Instruction& t) {
+  const std::vector<int64_t>* perm = TransposePermutation(t);
+  if (perm == nullptr || t.operand_count() != 1 || !t.control_predecessors().empty() ||
+      !t.control_successors().empty())
+    return nullptr;
+  const Shape& from = t.operand(0)->shape();
+  const Shape& to = t.shape();
+  if (!HasPlainLayout(from) || !HasPlainLayout(to) || !from.IsStatic() || !to.IsStatic() ||
+      from.element_type() != to.element_type() || static_cast<int64_t>(perm->size()) != from.rank() ||
+      to.rank() != from.rank())
+    return nullptr;
+  return perm;
+}
+
 // What `producer` becomes: the layout it takes from its only user, and
 // whether that user then turns into a bitcast (a transpose). Null layout:
 // it keeps its own.
@@ -68,12 +85,8 @@ std::optional<Sink> SinkOf(const Instruction& producer) {
     if (from.dims() != to.dims() || from.layout() == to.layout()) return std::nullopt;
     return Sink{to.layout(), false};
   }
-  // (Not with dynamic dims: a bitcast carries no runtime size.)
-  const std::vector<int64_t>* perm = TransposePermutation(user);
-  if (perm == nullptr || !from.IsStatic() || !to.IsStatic() || !user.control_predecessors().empty() ||
-      !user.control_successors().empty() ||
-      static_cast<int64_t>(perm->size()) != from.rank() || to.rank() != from.rank())
-    return std::nullopt;
+  const std::vector<int64_t>* perm = PlainTransposePermutation(user);
+  if (perm == nullptr) return std::nullopt;
   // Result dim i is operand dim perm[i]: the operand laid out with the
   // result's dims' order, mapped through perm, holds the result's bytes.
   Layout layout = from.layout();
@@ -89,16 +102,12 @@ std::optional<Sink> SinkOf(const Instruction& producer) {
 std::optional<Layout> ReadThroughLayout(const Instruction& fft) {
   if (fft.opcode() != Opcode::kFft || fft.operand_count() != 1) return std::nullopt;
   const Instruction& t = *fft.operand(0);
-  if (t.users().size() != 1 || !t.control_predecessors().empty() || !t.control_successors().empty() ||
-      t.operand_count() != 1 || (t.parent() != nullptr && t.parent()->root() == &t))
+  if (t.users().size() != 1 || (t.parent() != nullptr && t.parent()->root() == &t))
     return std::nullopt;
-  const std::vector<int64_t>* perm = TransposePermutation(t);
+  const std::vector<int64_t>* perm = PlainTransposePermutation(t);
+  if (perm == nullptr) return std::nullopt;
   const Shape& x = t.operand(0)->shape();
   const Shape& to = t.shape();
-  if (perm == nullptr || !HasPlainLayout(x) || !HasPlainLayout(to) || !x.IsStatic() || !to.IsStatic() ||
-      x.element_type() != to.element_type() || static_cast<int64_t>(perm->size()) != x.rank() ||
-      to.rank() != x.rank())
-    return std::nullopt;
   // Result dim i is x's dim perm[i]: x's k-th minor dim is the result's
   // dim inverse[x's].
   std::vector<int64_t> inverse(perm->size());
@@ -107,6 +116,18 @@ std::optional<Layout> ReadThroughLayout(const Instruction& fft) {
   const auto& x_order = x.layout().minor_to_major;
   for (size_t k = 0; k < x_order.size(); ++k) layout.minor_to_major[k] = inverse[x_order[k]];
   return layout;
+}
+
+// Replaces `transpose` by a bitcast of `source` to `shape`, placed right
+// after `after` (a scheduled module runs and prints in list order), and
+// removes the transpose.
+absl::Status ReplaceByBitcast(Computation& c, passes::NameUniquer& names, Instruction* transpose,
+                              const Shape& shape, Instruction* source, Instruction* after) {
+  Instruction* bitcast = passes::AddInst(&c, names, Opcode::kBitcast, shape, {source}, transpose->name());
+  if (absl::Status st = c.MoveAfter(bitcast, after); !st.ok()) return st;
+  if (absl::Status st = transpose->ReplaceAllUsesWith(bitcast); !st.ok()) return st;
+  passes::RemoveIfDead(transpose);
+  return absl::OkStatus();
 }
 
 class LayoutSink : public Pass {
@@ -128,15 +149,13 @@ class LayoutSink : public Pass {
         if (removed.contains(i)) continue;
         if (const std::optional<Layout> read = ReadThroughLayout(*i)) {
           Instruction* transpose = i->operand(0);
-          Instruction* x = transpose->operand(0);
           Shape shape = transpose->shape();
           shape.set_layout(*read);
-          Instruction* bitcast = passes::AddInst(c, names, Opcode::kBitcast, shape, {x}, transpose->name());
-          if (absl::Status st = c->MoveAfter(bitcast, transpose); !st.ok()) return st;
-          if (absl::Status st = transpose->ReplaceAllUsesWith(bitcast); !st.ok()) return st;
           removed_fusion |= transpose->opcode() == Opcode::kFusion;
           removed.insert(transpose);
-          passes::RemoveIfDead(transpose);
+          if (absl::Status st = ReplaceByBitcast(*c, names, transpose, shape, transpose->operand(0), transpose);
+              !st.ok())
+            return st;
           changed = true;
         }
         const std::optional<Sink> sink = SinkOf(*i);
@@ -145,15 +164,10 @@ class LayoutSink : public Pass {
         changed = true;
         if (!sink->user_becomes_bitcast) continue;
         Instruction* transpose = i->users()[0];
-        Instruction* bitcast =
-            passes::AddInst(c, names, Opcode::kBitcast, transpose->shape(), {i}, transpose->name());
-        // Right after the producer: a scheduled module runs and prints in
-        // this order.
-        if (absl::Status st = c->MoveAfter(bitcast, i); !st.ok()) return st;
-        if (absl::Status st = transpose->ReplaceAllUsesWith(bitcast); !st.ok()) return st;
         removed_fusion |= transpose->opcode() == Opcode::kFusion;
         removed.insert(transpose);  // (its operand, the producer, stays used)
-        passes::RemoveIfDead(transpose);
+        if (absl::Status st = ReplaceByBitcast(*c, names, transpose, transpose->shape(), i, i); !st.ok())
+          return st;
       }
     }
     // A wrapped transpose's computation is called by nothing now.
