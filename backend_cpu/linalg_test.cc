@@ -737,6 +737,49 @@ TEST(LinalgConv, GroupsOfOneFeatureAsLanesExact) {
   CheckConvExactAllWidths(s, seed += 2);
 }
 
+// The lanes kernel skips window positions that read only zeros (holes of
+// lhs dilation, padding) for a whole tile, which changes nothing for a
+// finite kernel; 0 * inf is NaN, so an infinite kernel value must still
+// meet every hole. Depthwise, input of ones [1,6,6,16], lhs dilation 2,
+// output 12x12 (rows of whole tiles); channel 3's centre tap is inf: its
+// output is inf where that tap reads an input element and NaN where it
+// reads a hole or padding; every other channel counts its window's inputs.
+TEST(LinalgConv, LanesKernelSkipsHolesOnlyForFiniteKernels) {
+  const int64_t C = 16;
+  std::vector<double> x(6 * 6 * C, 1.0), w(3 * 3 * C, 1.0);
+  w[(1 * 3 + 1) * C + 3] = INFINITY;
+  const std::string hlo = Module({"f32[1,6,6,16]{3,2,1,0}", "f32[3,3,1,16]{3,2,1,0}"}, "f32[1,12,12,16]{3,2,1,0}",
+                                 "convolution",
+                                 "window={size=3x3 pad=1_2x1_2 lhs_dilate=2x2}, dim_labels=b01f_01io->b01f, "
+                                 "feature_group_count=16");
+  auto real = [](int64_t v) { return v >= 0 && v % 2 == 0 && v <= 10; };
+  const int saved = ThreadPoolWidth();
+  for (int width : {1, 2}) {
+    SetThreadPoolWidth(width);
+    Literal r = RunHlo(hlo, {LitText("f32", {1, 6, 6, C}, x), LitText("f32", {3, 3, 1, C}, w)});
+    const std::vector<double> got = Values(r);
+    ASSERT_EQ(got.size(), static_cast<size_t>(12 * 12 * C));
+    for (int64_t oy = 0; oy < 12; ++oy)
+      for (int64_t ox = 0; ox < 12; ++ox)
+        for (int64_t c = 0; c < C; ++c) {
+          const double v = got[(oy * 12 + ox) * C + c];
+          if (c == 3) {
+            if (real(oy) && real(ox)) {
+              EXPECT_TRUE(std::isinf(v) && v > 0) << oy << "," << ox << ": " << v;
+            } else {
+              EXPECT_TRUE(std::isnan(v)) << oy << "," << ox << ": " << v;
+            }
+            continue;
+          }
+          double count = 0;
+          for (int64_t ky = 0; ky < 3; ++ky)
+            for (int64_t kx = 0; kx < 3; ++kx) count += real(oy - 1 + ky) && real(ox - 1 + kx);
+          ASSERT_EQ(v, count) << oy << "," << ox << "," << c;
+        }
+  }
+  SetThreadPoolWidth(saved);
+}
+
 // A window covering the whole input (the weight gradient of a 1x1
 // convolution: one matrix product, operands read in place through BLAS's
 // transpose flags or packed, by layout), 2-D and 3-D, several column

@@ -1408,48 +1408,7 @@ bool GroupsAsLanes(const Literal& lhs, const Literal& ker, const ConvolutionDime
   const PrimitiveType rt = out_shape.element_type();
   constexpr int64_t V = kBatchGroupLanes<T>;
   const int64_t chunks = (G + V - 1) / V;
-  // Rows of n <= V groups gathered from `lit` (sizes/strides end with the
-  // group dim) into rows of V, the lanes past n zero. A literal that holds
-  // T already is copied row by row (the rows are short: a generic gather
-  // spent more time per row than the convolution per element).
   const PrimitiveType native = std::is_same_v<T, float> ? PrimitiveType::F32 : PrimitiveType::F64;
-  auto gather_chunk = [&](const Literal& lit, PrimitiveType lit_rt, int64_t base, std::vector<int64_t> sizes,
-                          const std::vector<int64_t>& strides, int64_t n, T* dst, int64_t rows) {
-    const int64_t nd = static_cast<int64_t>(sizes.size()) - 1;
-    if (lit.shape().element_type() == native && lit_rt == native) {
-      const T* from = reinterpret_cast<const T*>(lit.data());
-      const int64_t gs = strides.back();
-      std::vector<int64_t> idx(nd, 0);
-      int64_t off = base;
-      for (int64_t r = 0; r < rows; ++r) {
-        T* d = dst + r * V;
-        if (gs == 1 && n == V) {
-          std::memcpy(d, from + off, V * sizeof(T));
-        } else {
-          for (int64_t j = 0; j < n; ++j) d[j] = from[off + j * gs];
-          std::fill(d + n, d + V, T(0));
-        }
-        for (int64_t k = nd - 1; k >= 0; --k) {  // next position, row-major
-          off += strides[k];
-          if (++idx[k] < sizes[k]) break;
-          off -= strides[k] * sizes[k];
-          idx[k] = 0;
-        }
-      }
-      return;
-    }
-    sizes.back() = n;
-    if (n == V) {
-      Gather<T>(lit, base, sizes, strides, lit_rt, dst);
-      return;
-    }
-    std::vector<T> tmp(rows * n);
-    Gather<T>(lit, base, sizes, strides, lit_rt, tmp.data());
-    for (int64_t r = 0; r < rows; ++r) {
-      std::copy(tmp.data() + r * n, tmp.data() + (r + 1) * n, dst + r * V);
-      std::fill(dst + r * V + n, dst + (r + 1) * V, T(0));
-    }
-  };
   // Narrow-float operands of the result's type are decoded once, whole and
   // in parallel: the gathered rows are only V elements long, and decoding
   // them row by row took three times as long as the convolution.
@@ -1474,22 +1433,79 @@ bool GroupsAsLanes(const Literal& lhs, const Literal& ker, const ConvolutionDime
     return lit;
   };
   PrimitiveType lhs_rt, ker_rt;
+  // Rows of every chunk of groups at once: row r of chunk q (groups
+  // [qV, qV + V), the lanes past G zero) goes to dst + q * chunk_stride +
+  // r * V, the rows row-major over `sizes` from `base` by `strides`,
+  // groups `group_stride` apart. A literal that holds T already is copied
+  // row by row, each source row once for all chunks (the rows are short:
+  // a generic gather spent more time per row than the convolution per
+  // element; chunk by chunk, a depthwise weight gradient read its two 3.2
+  // MB operands once per chunk, using one 64-byte piece of every 128).
+  auto gather_rows = [&](const Literal& lit, PrimitiveType lit_rt, int64_t base, const std::vector<int64_t>& sizes,
+                         const std::vector<int64_t>& strides, int64_t group_stride, T* dst, int64_t chunk_stride,
+                         int64_t rows) {
+    if (lit.shape().element_type() == native && lit_rt == native) {
+      const T* from = reinterpret_cast<const T*>(lit.data());
+      const int64_t nd = static_cast<int64_t>(sizes.size());
+      std::vector<int64_t> idx(nd, 0);
+      int64_t off = base;
+      for (int64_t r = 0; r < rows; ++r) {
+        for (int64_t q = 0; q < chunks; ++q) {
+          T* d = dst + q * chunk_stride + r * V;
+          const T* src = from + off + q * V * group_stride;
+          const int64_t n = std::min(V, G - q * V);
+          if (group_stride == 1 && n == V) {
+            std::memcpy(d, src, V * sizeof(T));
+          } else {
+            for (int64_t j = 0; j < n; ++j) d[j] = src[j * group_stride];
+            std::fill(d + n, d + V, T(0));
+          }
+        }
+        for (int64_t k = nd - 1; k >= 0; --k) {  // next position, row-major
+          off += strides[k];
+          if (++idx[k] < sizes[k]) break;
+          off -= strides[k] * sizes[k];
+          idx[k] = 0;
+        }
+      }
+      return;
+    }
+    std::vector<int64_t> sz = sizes, st = strides;
+    sz.push_back(V);
+    st.push_back(group_stride);
+    std::vector<T> tmp;
+    for (int64_t q = 0; q < chunks; ++q) {
+      const int64_t n = std::min(V, G - q * V);
+      T* d = dst + q * chunk_stride;
+      const int64_t from = base + q * V * group_stride;
+      if (n == V) {
+        Gather<T>(lit, from, sz, st, lit_rt, d);
+        continue;
+      }
+      sz.back() = n;
+      tmp.resize(rows * n);
+      Gather<T>(lit, from, sz, st, lit_rt, tmp.data());
+      for (int64_t r = 0; r < rows; ++r) {
+        std::copy(tmp.data() + r * n, tmp.data() + (r + 1) * n, d + r * V);
+        std::fill(d + r * V + n, d + (r + 1) * V, T(0));
+      }
+    }
+  };
   const Literal& lhs_t = decode(lhs, &decoded[0], &lhs_rt);
   const Literal& ker_t = decode(ker, &decoded[1], &ker_rt);
   // in [chunk][Nb][C][is... + one position of zeros][V].
   ScratchVector<T> in(chunks * Nb * C * (IS + 1) * V);
   {
-    std::vector<int64_t> sizes(is), strides;
+    std::vector<int64_t> strides;
     for (int64_t d = 0; d < ns; ++d) strides.push_back(lst[dn.input_spatial_dimensions[d]]);
-    sizes.push_back(V);
-    strides.push_back(lane_stride);
-    ParallelFor(chunks * Nb * C, 1, [&](int64_t s0, int64_t s1) {
+    const int64_t chunk_stride = Nb * C * (IS + 1) * V;
+    ParallelFor(Nb * C, 1, [&](int64_t s0, int64_t s1) {
       for (int64_t s = s0; s < s1; ++s) {
-        const int64_t chunk = s / (Nb * C), b = (s / C) % Nb, c = s % C;
+        const int64_t b = s / C, c = s % C;
         T* slice = in.data() + s * (IS + 1) * V;
-        gather_chunk(lhs_t, lhs_rt, chunk * V * lane_stride + b * bs + c * cs, sizes, strides,
-                     std::min(V, G - chunk * V), slice, IS);
-        std::fill(slice + IS * V, slice + (IS + 1) * V, T(0));
+        gather_rows(lhs_t, lhs_rt, b * bs + c * cs, is, strides, lane_stride, slice, chunk_stride, IS);
+        for (int64_t q = 0; q < chunks; ++q)
+          std::fill(slice + q * chunk_stride + IS * V, slice + q * chunk_stride + (IS + 1) * V, T(0));
       }
     });
   }
@@ -1497,10 +1513,9 @@ bool GroupsAsLanes(const Literal& lhs, const Literal& ker, const ConvolutionDime
   ScratchVector<T> w(chunks * C * KS * V);
   {
     int64_t base = 0;
-    std::vector<int64_t> sizes = {C}, strides = {kst[dn.kernel_input_feature_dimension]};
+    std::vector<int64_t> strides;
     for (int64_t d = 0; d < ns; ++d) {
       const int64_t s = kst[dn.kernel_spatial_dimensions[d]];
-      sizes.push_back(ks[d]);
       if (window.dimensions[d].window_reversal) {
         base += (ks[d] - 1) * s;
         strides.push_back(-s);
@@ -1508,18 +1523,14 @@ bool GroupsAsLanes(const Literal& lhs, const Literal& ker, const ConvolutionDime
         strides.push_back(s);
       }
     }
+    const int64_t cs_k = kst[dn.kernel_input_feature_dimension];
     const int64_t os_ = kst[dn.kernel_output_feature_dimension];
-    sizes.push_back(V);
-    strides.push_back(os_);
-    ParallelFor(chunks, 1, [&](int64_t c0, int64_t c1) {
-      for (int64_t chunk = c0; chunk < c1; ++chunk)
-        gather_chunk(ker_t, ker_rt, base + chunk * V * os_, sizes, strides, std::min(V, G - chunk * V),
-                     w.data() + chunk * C * KS * V, C * KS);
+    ParallelFor(C, 1, [&](int64_t c0, int64_t c1) {
+      for (int64_t c = c0; c < c1; ++c)
+        gather_rows(ker_t, ker_rt, base + c * cs_k, ks, strides, os_, w.data() + c * KS * V, C * KS * V, KS);
     });
   }
-  ScratchVector<T> out(Nb * P * G);
-  BatchGroupedConvolution<T>(in.data(), w.data(), taps.data(), Nb, C, IS, KS, P, G, out.data());
-  // out [Nb][P][G] -> the result's row-major order.
+  // Element strides of the kernel's out [Nb][P][G] over the result's dims.
   std::vector<int64_t> pstr(ns + 2);
   pstr[dn.output_batch_dimension] = P * G;
   pstr[dn.output_feature_dimension] = 1;
@@ -1528,6 +1539,22 @@ bool GroupsAsLanes(const Literal& lhs, const Literal& ker, const ConvolutionDime
     pstr[dn.output_spatial_dimensions[d]] = acc_s;
     acc_s *= os[d];
   }
+  // A result of type T whose layout is that order (NHWC for NHWC, HWIO's
+  // 01bf for a weight gradient) is written in place.
+  bool in_place = rt == native && out_shape.layout().tiles.empty() &&
+                  static_cast<int64_t>(out_shape.layout().minor_to_major.size()) == out_shape.rank();
+  if (in_place) {
+    const std::vector<int64_t> rst = UntiledStrides(out_shape);
+    for (int64_t d = 0; d < ns + 2; ++d) in_place &= out_shape.dim(d) == 1 || rst[d] == pstr[d];
+  }
+  if (in_place) {
+    *result = Literal::Uninitialized(out_shape);
+    BatchGroupedConvolution<T>(in.data(), w.data(), taps.data(), Nb, C, IS, KS, P, G,
+                               reinterpret_cast<T*>(result->data()));
+    return true;
+  }
+  ScratchVector<T> out(Nb * P * G);
+  BatchGroupedConvolution<T>(in.data(), w.data(), taps.data(), Nb, C, IS, KS, P, G, out.data());
   *result = ToLayout(RowMajorFromStrided<T>(out.data(), out_shape, pstr), out_shape.layout());
   return true;
 }
@@ -1594,12 +1621,22 @@ absl::StatusOr<Literal> LinalgEvalConvolution(const Instruction& instr,
   Literal ltmp, ktmp;
   const Literal& lhs = Untiled(*operands[0], &ltmp);
   const Literal& ker = Untiled(*operands[1], &ktmp);
+  // A window covering the whole input is one BLAS product on operands of
+  // the result's type (f32, f64): before oneDNN, whose JIT kernels ran the
+  // weight gradient of a 1x1 convolution over [8,28,28,128] 2-3x slower
+  // than the product. Narrow operands keep oneDNN's f32 path, so a bf16
+  // convolution and its widened form (fusion_widen_bf16.h) take the same
+  // calls.
+  auto whole_window = [&] {
+    if (FG != 1 || BG != 1) return false;
+    if (*acc == Acc::kF32) return WholeWindowProduct<float>(lhs, ker, *dn, window, out_shape, &result);
+    if (*acc == Acc::kF64) return WholeWindowProduct<double>(lhs, ker, *dn, window, out_shape, &result);
+    return false;
+  };
+  const bool same_types = ls.element_type() == rt && ks_shape.element_type() == rt;
+  if (same_types && whole_window()) return result;
   if (TryOneDnnConvolutionLiterals(instr, *dn, window, lhs, ker, FG, BG, &result)) return result;
-  if (FG == 1 && BG == 1 && (*acc == Acc::kF32 || *acc == Acc::kF64)) {
-    const bool done = *acc == Acc::kF32 ? WholeWindowProduct<float>(lhs, ker, *dn, window, out_shape, &result)
-                                        : WholeWindowProduct<double>(lhs, ker, *dn, window, out_shape, &result);
-    if (done) return result;
-  }
+  if (!same_types && whole_window()) return result;
   // One output feature per group: batch groups (depthwise weight
   // gradients) or depthwise convolutions oneDNN declined.
   const bool batch_lanes = BG > 1 && FG == 1 && O == BG;
