@@ -16,6 +16,7 @@
 #include "backend_cpu/elementwise_kernels.h"
 #include "backend_cpu/fusion_plan.h"
 #include "backend_cpu/fusion_rows.h"
+#include "backend_cpu/fusion_streamed_reduce.h"
 #include "backend_cpu/fusion_widen_bf16.h"
 #include "backend_cpu/reduce_block.h"
 #include "backend_cpu/thread_pool.h"
@@ -368,6 +369,13 @@ absl::StatusOr<Literal> RunFusionPlan(const FusionPlan& plan, const Instruction&
       }
     } else if (instr.opcode() == Opcode::kConstant && instr.has_literal()) {
       whole[p] = &instr.literal();
+    } else if (plan.in_streamed_tree[p]) {
+      continue;  // computed block by block inside its reduce's stream
+    } else if (plan.streamed_reduce_of[p] >= 0) {
+      absl::StatusOr<Literal> r = RunStreamedReduce(plan, plan.streamed_reduces[plan.streamed_reduce_of[p]], whole);
+      if (!r.ok()) return OpError(fusion, r.status().message());
+      owned[p] = std::move(*r);
+      whole[p] = &owned[p];
     } else {
       ops.clear();
       for (int o : plan.whole_operands[w]) ops.push_back(whole[o]);

@@ -748,6 +748,76 @@ ENTRY e {
   }
 }
 
+// Batch-norm statistics of NHWC activations: sums over the leading dims
+// of elementwise trees computed only for them (a negation; a product of a
+// selected value and a converted one; a maximum of a difference, with an
+// s32 sum beside it) stream block by block into column accumulators
+// (fusion_streamed_reduce.h), with a parameter in another layout and a
+// value the rows also read (computed whole, a leaf). 700 rows: several
+// blocks and a partial one. Same bits as op by op; a bf16 sum (XLA's tree
+// order) and a reduction of all dims do not stream.
+TEST(FusionExecTest, ReductionsOverLeadingDimsStreamTheirTrees) {
+  const char* text = R"(
+HloModule m
+ad { x = f32[] parameter(0)  y = f32[] parameter(1)  ROOT s = f32[] add(x, y) }
+mx { x = f32[] parameter(0)  y = f32[] parameter(1)  ROOT s = f32[] maximum(x, y) }
+adi { x = s32[] parameter(0)  y = s32[] parameter(1)  ROOT s = s32[] add(x, y) }
+adb { x = bf16[] parameter(0)  y = bf16[] parameter(1)  ROOT s = bf16[] add(x, y) }
+f {
+  a = f32[7,100,12] parameter(0)
+  b = f32[7,100,12]{1,2,0} parameter(1)
+  k = s32[7,100,12] parameter(2)
+  z = f32[] constant(0)
+  na = f32[7,100,12] negate(a)
+  t1 = f32[12] reduce(na, z), dimensions={0,1}, to_apply=ad
+  p = pred[7,100,12] compare(a, b), direction=GT
+  sel = f32[7,100,12] select(p, a, b)
+  kf = f32[7,100,12] convert(k)
+  prod = f32[7,100,12] multiply(sel, kf)
+  t2 = f32[100,12] reduce(prod, z), dimensions={0}, to_apply=ad
+  d = f32[7,100,12] subtract(a, b)
+  ninf = f32[] constant(-inf)
+  m = f32[12] reduce(d, ninf), dimensions={0,1}, to_apply=mx
+  zi = s32[] constant(0)
+  k2 = s32[7,100,12] multiply(k, k)
+  si = s32[12] reduce(k2, zi), dimensions={0,1}, to_apply=adi
+  ab = bf16[7,100,12] convert(a)
+  zb = bf16[] constant(0)
+  sb = bf16[12] reduce(ab, zb), dimensions={0,1}, to_apply=adb
+  all = f32[] reduce(na, z), dimensions={0,1,2}, to_apply=ad
+  nb = f32[7,100,12] negate(b)
+  t3 = f32[12] reduce(nb, z), dimensions={0,1}, to_apply=ad
+  bt3 = f32[7,100,12] broadcast(t3), dimensions={2}
+  bs1 = f32[7,100,12] broadcast(t1), dimensions={2}
+  bs2 = f32[7,100,12] broadcast(t2), dimensions={1,2}
+  bm = f32[7,100,12] broadcast(m), dimensions={2}
+  bsi0 = s32[7,100,12] broadcast(si), dimensions={2}
+  bsi = f32[7,100,12] convert(bsi0)
+  bsb0 = bf16[7,100,12] broadcast(sb), dimensions={2}
+  bsb = f32[7,100,12] convert(bsb0)
+  ball = f32[7,100,12] broadcast(all), dimensions={}
+  u = f32[7,100,12] add(bs1, bs2)
+  v = f32[7,100,12] add(u, bm)
+  w = f32[7,100,12] add(v, bsi)
+  x = f32[7,100,12] add(w, bsb)
+  y = f32[7,100,12] add(x, ball)
+  y2 = f32[7,100,12] add(y, bt3)
+  ROOT r = f32[7,100,12] add(y2, d)
+}
+ENTRY e {
+  a = f32[7,100,12] parameter(0)
+  b = f32[7,100,12]{1,2,0} parameter(1)
+  k = s32[7,100,12] parameter(2)
+  ROOT y = f32[7,100,12] fusion(a, b, k), kind=kInput, calls=f
+})";
+  const std::string plan = DescribeRootPlan(text);
+  // The product's tree of four, k2's and nb's of one.
+  EXPECT_NE(plan.find("streamed-reduce(4)"), std::string::npos) << plan;
+  EXPECT_NE(plan.find("streamed-reduce(1) streamed-reduce(1)"), std::string::npos) << plan;
+  EXPECT_EQ(std::count(plan.begin(), plan.end(), '('), 3) << plan;
+  ExpectSameAsOpByOp(text);
+}
+
 TEST(FusionExecTest, ColumnReductionAndTransposeRunOpByOp) {
   // A reduction over the first dimension broadcast back over the rows, and
   // a transpose root: no row split; the op-by-op path gives the values.

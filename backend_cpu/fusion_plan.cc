@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "backend_cpu/fusion_exec.h"
 #include "backend_cpu/fusion_plan.h"
+#include "backend_cpu/fusion_streamed_reduce.h"
 
 namespace hlo::cpu {
 
@@ -649,6 +650,7 @@ absl::StatusOr<std::unique_ptr<FusionPlan>> MakeFusionPlan(const Computation& fu
   }
   at += AssignChunkSlots(plan.get(), last_use, at);
   plan->scratch_bytes = at;
+  PlanStreamedReduces(plan.get(), position);
   return plan;
 }
 
@@ -673,6 +675,8 @@ std::string DescribeFusionPlan(const FusionPlan& plan) {
       case StepKind::kIotaOuter: out += "iota-outer"; break;
     }
   }
+  for (const rowplan::StreamedReduce& sr : plan.streamed_reduces)
+    absl::StrAppend(&out, out.empty() ? "" : " ", "streamed-reduce(", sr.nodes.size(), ")");
   return out;
 }
 

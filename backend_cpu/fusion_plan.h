@@ -97,6 +97,27 @@ struct ChunkRun {
   bool per_row = false;
 };
 
+// A whole value that is a reduction over leading dimensions (the kept
+// ones innermost: batch-norm statistics of NHWC activations) of a tree of
+// elementwise ops computed only for it, over whole values of its
+// operand's dims: the tree is evaluated block of rows by block of rows
+// and folded into column accumulators (ColumnFolder), instead of being
+// materialized at full size and read again by the reduce op.
+struct StreamedReduce {
+  int reduce = -1;  // position of the reduce
+  int init = -1;    // position of its init value
+  ColumnFolder folder;
+  int64_t rows = 0, row_elems = 0;  // the operand as [rows, row_elems]
+  struct Node {
+    int out = -1;
+    std::vector<int> in;
+    ElementwiseKernel kernel = nullptr;
+    KernelParams params;
+  };
+  std::vector<Node> nodes;  // the tree in post order; the last feeds the reduce
+  std::vector<int> leaves;  // whole values the tree reads
+};
+
 }  // namespace rowplan
 
 class FusionPlan {
@@ -130,6 +151,11 @@ class FusionPlan {
   // at the end of the block).
   std::vector<bool> streamed_by_run;
   std::vector<bool> row_scalar;     // per position: one element stands for its row
+  std::vector<rowplan::StreamedReduce> streamed_reduces;
+  // Per position: the index in streamed_reduces of the reduce it is, or
+  // -1; whether it is a node of a streamed tree (not computed whole).
+  std::vector<int> streamed_reduce_of;
+  std::vector<bool> in_streamed_tree;
   std::vector<int> outputs;       // positions of the fusion's outputs
   std::vector<int> output_index;  // per position: its output number, or -1
 

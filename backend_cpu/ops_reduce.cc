@@ -880,6 +880,35 @@ struct RowLanesOf {
   }
 };
 
+// Dispatch target of ColumnFolderFor: ReduceKernel's loop for a kept
+// innermost group (every column folded row after row), across calls.
+template <class T, BinOp kOp>
+struct ColumnFoldOf {
+  using S = typename T::Storage;
+  using C = typename T::Compute;
+  using Op = Scalar<T, kOp>;
+  static_assert(sizeof(C) <= kColumnAccBytes, "accumulator too big");
+  static void Run(ColumnFolder* f) { *f = ColumnFolder{&Start, &Fold, &Finish}; }
+  static void Start(void* acc, const void* init, int64_t n) {
+    S init_value;
+    std::memcpy(&init_value, init, sizeof init_value);
+    const C c0 = T::Load(init_value);
+    C* a = static_cast<C*>(acc);
+    for (int64_t k = 0; k < n; ++k) a[k] = c0;
+  }
+  HLO_EW_CLONES static void Fold(void* acc, const void* in, int64_t rows, int64_t n) {
+    C* __restrict a = static_cast<C*>(acc);
+    const S* x = static_cast<const S*>(in);
+    for (int64_t r = 0; r < rows; ++r, x += n)
+      for (int64_t k = 0; k < n; ++k) a[k] = Op::Apply(a[k], T::Load(x[k]));
+  }
+  static void Finish(const void* acc, void* out, int64_t n) {
+    const C* a = static_cast<const C*>(acc);
+    S* y = static_cast<S*>(out);
+    for (int64_t k = 0; k < n; ++k) y[k] = T::Store(a[k]);
+  }
+};
+
 }  // namespace
 
 RowLanes RowLanesFor(PrimitiveType type, const Computation* reducer) {
@@ -899,6 +928,14 @@ RowReduceFn RowReducerFor(PrimitiveType type, const Computation* reducer) {
   if (op == BinOp::kNone || UsesReductionTree(type, op, {2}, {true})) return nullptr;
   RowReduceFn fn = nullptr;
   return DispatchTypeOp<RowReducerOf>(type, op, &fn) ? fn : nullptr;
+}
+
+ColumnFolder ColumnFolderFor(PrimitiveType type, const Computation* reducer) {
+  bool swapped = false;
+  const BinOp op = MatchBinary(reducer, type, &swapped);
+  if (op == BinOp::kNone || UsesReductionTree(type, op, {2, 1}, {true, false})) return {};
+  ColumnFolder f;
+  return DispatchTypeOp<ColumnFoldOf>(type, op, &f) ? f : ColumnFolder{};
 }
 
 bool ReduceBlockSupported(PrimitiveType type, const Computation* reducer) {

@@ -50,4 +50,21 @@ struct RowLanes {
 RowLanes RowLanesFor(PrimitiveType type, const Computation* reducer);
 int64_t RowLanesMaxRow();
 
+// A fold of columns, for callers that produce the rows of a reduction over
+// the leading dimensions block by block (fused execution): start(acc,
+// init, n) sets n accumulators to the init value, fold(acc, in, rows, n)
+// folds `rows` rows of n contiguous elements into them, row after row,
+// finish(acc, out, n) stores them. The same order, so the same bits, as
+// ReduceBlock on dims {rows..., n} reducing the leading ones. `acc` is
+// n * kColumnAccBytes of caller storage. All null when ReduceBlock takes
+// another order for such a reduction (bf16/f16 sums and products: XLA's
+// tree order) or has no typed kernel.
+inline constexpr int64_t kColumnAccBytes = 16;
+struct ColumnFolder {
+  void (*start)(void* acc, const void* init, int64_t n) = nullptr;
+  void (*fold)(void* acc, const void* in, int64_t rows, int64_t n) = nullptr;
+  void (*finish)(const void* acc, void* out, int64_t n) = nullptr;
+};
+ColumnFolder ColumnFolderFor(PrimitiveType type, const Computation* reducer);
+
 }  // namespace hlo::cpu
