@@ -7,6 +7,7 @@
 #include <complex>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -18,6 +19,7 @@
 #include "backend_cpu/fft_config.h"
 #include "backend_cpu/linalg_test_util.h"
 #include "backend_cpu/thread_pool.h"
+#include "parser/parser.h"
 #include "gtest/gtest.h"
 
 namespace hlo::cpu {
@@ -810,6 +812,58 @@ TEST(LinalgConv, WholeWindowIsOneProductExact) {
   s.rev = {0, 0, 0};
   s.lay = "nhwc";
   CheckConvExactAllWidths(s, seed += 2);
+}
+
+// A whole-window product whose contraction is much longer than its sides
+// (K = 64 x 64 x 8 = 32768 against 32 x 32, as a 1x1 convolution's weight
+// gradient) is cut into fixed K chunks summed in order: exact on integer
+// values, and the same bytes at every pool width on random floats.
+TEST(LinalgConv, LongContractionInKChunks) {
+  const std::string hlo = R"(
+HloModule m
+ENTRY e {
+  x = f32[32,64,64,8]{3,2,1,0} parameter(0)
+  k = f32[64,64,8,32]{3,2,1,0} parameter(1)
+  ROOT c = f32[32,1,1,32]{3,2,1,0} convolution(x, k), window={size=64x64}, dim_labels=b01f_01io->b01f
+})";
+  absl::StatusOr<std::unique_ptr<hlo::Module>> module = ParseModule(hlo);
+  ASSERT_TRUE(module.ok()) << module.status();
+  const int64_t B = 32, K = 64 * 64 * 8, O = 32;
+  std::mt19937_64 rng(91);
+  const int saved = ThreadPoolWidth();
+  for (const bool integers : {true, false}) {
+    std::vector<Literal> args;
+    args.emplace_back(ParseShape("f32[32,64,64,8]{3,2,1,0}").value());
+    args.emplace_back(ParseShape("f32[64,64,8,32]{3,2,1,0}").value());
+    std::uniform_real_distribution<float> u(-1, 1);
+    for (Literal& a : args)
+      for (int64_t i = 0; i < a.physical_count(); ++i)
+        a.SetRaw<float>(i, integers ? static_cast<float>(static_cast<int64_t>(rng() % 7) - 3) : u(rng));
+    std::vector<double> ref(B * O, 0.0);
+    for (int64_t b = 0; b < B; ++b)
+      for (int64_t q = 0; q < K; ++q) {
+        const double xv = args[0].GetRaw<float>(b * K + q);
+        for (int64_t o = 0; o < O; ++o) ref[b * O + o] += xv * args[1].GetRaw<float>(q * O + o);
+      }
+    std::vector<std::vector<uint8_t>> bytes;
+    for (int width : {1, 2, 3}) {
+      SetThreadPoolWidth(width);
+      absl::StatusOr<RunResult> r = RunModule(**module, args);
+      ASSERT_TRUE(r.ok()) << r.status();
+      const Literal& out = r->results[0];
+      bytes.emplace_back(out.data(), out.data() + out.size_bytes());
+      for (int64_t i = 0; i < B * O; ++i) {
+        if (integers) {
+          ASSERT_EQ(out.GetRaw<float>(i), ref[i]) << i;
+        } else {
+          ASSERT_NEAR(out.GetRaw<float>(i), ref[i], 1e-3) << i;
+        }
+      }
+    }
+    EXPECT_EQ(bytes[0], bytes[1]);
+    EXPECT_EQ(bytes[0], bytes[2]);
+  }
+  SetThreadPoolWidth(saved);
 }
 
 // The result bytes are the same for every pool width.
