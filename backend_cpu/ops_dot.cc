@@ -1333,17 +1333,17 @@ bool WholeWindowProduct(const Literal& lhs, const Literal& ker, const Convolutio
     const double flops = 2.0 * static_cast<double>(N) * O * K;
     // A contraction much longer than the product's sides (K = batch x
     // image positions, thousands, against tens or hundreds of features) is
-    // cut along K into fixed chunks of about 32 MFLOP, an even number of
-    // them, each product into its own partial, summed in chunk order:
-    // column blocks would each pack the whole of the other operand again
-    // ([128 x 6272] x [6272 x 128] in four: 4.6 ms at 1 thread against 3.2
-    // for one call), K chunks pack each part of both operands once. Chunks
-    // and blocks depend on the problem only: the bits do not depend on the
-    // pool width.
+    // cut along K into fixed chunks of about 48 MFLOP, an even number of
+    // them from 2 to 8, each product into its own partial, summed in chunk
+    // order: column blocks would each pack the whole of the other operand
+    // again ([128 x 6272] x [6272 x 128] in four: 4.6 ms at 1 thread
+    // against 3.2 for one call), K chunks pack each part of both operands
+    // once. Chunks and blocks depend on the problem only: the bits do not
+    // depend on the pool width.
     int64_t kchunks = 1;
     if (K >= 8 * std::max(N, O) && K >= 4096 && N * O <= (int64_t{1} << 20)) {
-      kchunks = std::clamp<int64_t>(static_cast<int64_t>(flops / 32e6), 1, 8);
-      if (kchunks > 1) kchunks += kchunks % 2;
+      kchunks = std::clamp<int64_t>(static_cast<int64_t>(flops / 48e6), 2, 8);
+      kchunks += kchunks % 2;
     }
     if (kchunks > 1) {
       const int64_t kc = (K + kchunks - 1) / kchunks;
