@@ -818,6 +818,28 @@ ENTRY e {
   ExpectSameAsOpByOp(text);
 }
 
+// A streamed reduce's leaf in a tiled layout (whose storage is padded) is
+// relaid out to row-major before its size is checked.
+TEST(FusionExecTest, StreamedReduceReadsATiledParameter) {
+  const char* text = R"(
+HloModule m
+ad { x = f32[] parameter(0)  y = f32[] parameter(1)  ROOT s = f32[] add(x, y) }
+f {
+  a = f32[5,3]{1,0:T(2,2)} parameter(0)
+  z = f32[] constant(0)
+  na = f32[5,3] negate(a)
+  t = f32[3] reduce(na, z), dimensions={0}, to_apply=ad
+  bt = f32[5,3] broadcast(t), dimensions={1}
+  ROOT r = f32[5,3] add(bt, bt)
+}
+ENTRY e {
+  a = f32[5,3]{1,0:T(2,2)} parameter(0)
+  ROOT y = f32[5,3] fusion(a), kind=kInput, calls=f
+})";
+  EXPECT_NE(DescribeRootPlan(text).find("streamed-reduce(1)"), std::string::npos) << DescribeRootPlan(text);
+  ExpectSameAsOpByOp(text);
+}
+
 TEST(FusionExecTest, ColumnReductionAndTransposeRunOpByOp) {
   // A reduction over the first dimension broadcast back over the rows, and
   // a transpose root: no row split; the op-by-op path gives the values.

@@ -122,12 +122,14 @@ absl::StatusOr<Literal> RunStreamedReduce(const FusionPlan& plan, const Streamed
   std::vector<const uint8_t*> data(s.order.size(), nullptr);
   for (int q : sr.leaves) {
     const Literal* leaf = whole[q];
-    if (leaf == nullptr || !leaf->shape().IsArray() || leaf->physical_count() != count)
-      return absl::InternalError("a streamed reduce's operand is missing or has the wrong size");
-    if (!IsPlainRowMajor(leaf->shape())) {
+    if (leaf == nullptr || !leaf->shape().IsArray())
+      return absl::InternalError("a streamed reduce's operand is missing");
+    if (!IsPlainRowMajor(leaf->shape())) {  // (tiles pad: relayout before the size check)
       relaid.push_back(leaf->Relayout(RowMajorLayout(leaf->shape().rank())));
       leaf = &relaid.back();
     }
+    if (leaf->physical_count() != count)
+      return absl::InternalError("a streamed reduce's operand has the wrong size");
     data[q] = leaf->data();
   }
   const Literal* init = whole[sr.init];
